@@ -1,0 +1,81 @@
+package app
+
+import "time"
+
+// Pack is a brand pack (spec §2.1). Fields beyond the spec only add to it.
+type Pack struct {
+	Brand    string       `json:"brand"`
+	Domain   string       `json:"domain"`
+	Colors   Colors       `json:"colors"`
+	Fonts    []Font       `json:"fonts"`
+	Logos    []Logo       `json:"logos"`
+	Voice    Voice        `json:"voice"`
+	Metadata PackMetadata `json:"metadata"`
+}
+
+// Colors holds #RRGGBB colours.
+type Colors struct {
+	Primary    string   `json:"primary"`
+	Secondary  string   `json:"secondary"`
+	Accent     string   `json:"accent"`
+	Background string   `json:"background"`
+	Text       string   `json:"text"`
+	Palette    []string `json:"palette"`
+}
+
+// Font is one font family and its role (primary = body, secondary = headings).
+type Font struct {
+	Family  string `json:"family"`
+	Role    string `json:"role"`
+	Weights []int  `json:"weights,omitempty"`
+	Origin  string `json:"origin,omitempty"` // google, self-hosted, system
+}
+
+// Logo is one stored logo asset. URL is absolute, under
+// {base_url}/api/v1/assets/logos/{domain}/{file}.
+type Logo struct {
+	URL       string   `json:"url"`
+	Role      string   `json:"role"`
+	Variants  []string `json:"variants"`
+	SourceURL string   `json:"source_url,omitempty"`
+	Format    string   `json:"format,omitempty"`
+	Width     int      `json:"width,omitempty"`
+	Height    int      `json:"height,omitempty"`
+}
+
+// Voice describes the brand's written voice.
+type Voice struct {
+	Tone        string   `json:"tone"`
+	Archetype   string   `json:"archetype"`
+	Descriptors []string `json:"descriptors"`
+}
+
+// PackMetadata describes the extraction behind a pack.
+type PackMetadata struct {
+	Cached       bool      `json:"cached"`
+	ExtractedAt  time.Time `json:"extracted_at"`
+	TotalCostUSD float64   `json:"total_cost_usd"`
+	FinalURL     string    `json:"final_url,omitempty"`
+	DurationMS   int64     `json:"duration_ms,omitempty"`
+}
+
+// Asset is the bytes of one logo file, stored next to the pack and served at
+// /api/v1/assets/logos/{Domain}/{File}.
+type Asset struct {
+	Domain      string
+	File        string
+	ContentType string
+	Data        []byte
+	SHA256      string // hex, used as the ETag
+	CreatedAt   time.Time
+}
+
+// Extraction is what an Extractor returns: a pack whose logo URLs are still
+// relative file names (Logo.URL = File) and the asset bytes.
+type Extraction struct {
+	Pack   Pack
+	Assets []Asset
+}
+
+// CacheTTL is how long a pack is served from cache (spec §3.1, §8).
+const CacheTTL = 24 * time.Hour

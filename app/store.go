@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// The store interfaces are implemented by package db. Lookups of absent rows
+// return an *Error with code ENOTFOUND.
+
+type UserStore interface {
+	CreateUser(ctx context.Context, u *User) error // sets u.ID; ECONFLICT on a taken email
+	UserByID(ctx context.Context, id int64) (*User, error)
+	UserByEmail(ctx context.Context, email string) (*User, error)
+	ListUsers(ctx context.Context) ([]*User, error)
+	SetUserPlan(ctx context.Context, userID int64, plan string) error // ENOTFOUND if the plan does not exist
+}
+
+type PlanStore interface {
+	UpsertPlan(ctx context.Context, p Plan) error
+	PlanByName(ctx context.Context, name string) (*Plan, error)
+	ListPlans(ctx context.Context) ([]Plan, error)
+}
+
+type KeyStore interface {
+	CreateKey(ctx context.Context, k *APIKey) error // sets k.ID
+	KeyByHash(ctx context.Context, hash string) (*APIKey, error)
+	KeyByID(ctx context.Context, id int64) (*APIKey, error)
+	ListKeys(ctx context.Context, userID int64) ([]*APIKey, error)
+	RevokeKey(ctx context.Context, id int64, at time.Time) error
+	TouchKey(ctx context.Context, id int64, at time.Time) error
+}
+
+type PackStore interface {
+	// Pack returns the cached pack of a domain; logo URLs are file names.
+	Pack(ctx context.Context, domain string) (*Pack, error)
+	// SavePack stores the pack and replaces the domain's assets in one transaction.
+	SavePack(ctx context.Context, p *Pack, assets []Asset) error
+	Asset(ctx context.Context, domain, file string) (*Asset, error)
+}
+
+type UsageStore interface {
+	// Reserve atomically takes one unit of the user's month if used < limit.
+	// It returns the count after the attempt and whether it was taken.
+	Reserve(ctx context.Context, userID int64, month string, limit int) (used int, ok bool, err error)
+	Refund(ctx context.Context, userID int64, month string) error
+	Usage(ctx context.Context, userID int64, month string) (int, error)
+	LogRequest(ctx context.Context, r RequestLog) error
+	RecentRequests(ctx context.Context, userID int64, n int) ([]RequestLog, error)
+}
+
+type JobStore interface {
+	CreateJob(ctx context.Context, j *Job) error
+	Job(ctx context.Context, id string) (*Job, error)
+	// ClaimJob moves the oldest queued job to running and returns it, or nil.
+	ClaimJob(ctx context.Context, now time.Time) (*Job, error)
+	FinishJob(ctx context.Context, j *Job) error
+	// RequeueRunning moves jobs left running by a dead process back to queued.
+	RequeueRunning(ctx context.Context) (int, error)
+}
+
+// Store is everything the services need from persistence.
+type Store interface {
+	UserStore
+	PlanStore
+	KeyStore
+	PackStore
+	UsageStore
+	JobStore
+}
+
+// Extractor turns a domain or URL into a pack. Implemented by package extract.
+// target is a bare hostname (https is tried, then http) or an absolute URL.
+// Errors: EFORBIDDEN (guard), ENOTFOUND (does not resolve), ESCRAPER, ETIMEOUT.
+type Extractor interface {
+	Extract(ctx context.Context, domain, target string) (*Extraction, error)
+}
