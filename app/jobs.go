@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Analyze queues an analysis of a URL for a user (POST /api/v1/analyze). When
+// the domain has no fresh pack, one unit of quota is reserved now, so a user
+// over quota hears it at once (429), and refunded if the job fails.
+func (s *Service) Analyze(ctx context.Context, u *User, rawURL string) (*Job, error) {
+	target, domain, err := NormalizeURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	j := &Job{
+		ID:        "job_" + RandomString(24),
+		UserID:    u.ID,
+		URL:       target,
+		Domain:    domain,
+		Status:    JobQueued,
+		CreatedAt: now,
+	}
+	cached, err := s.store.Pack(ctx, domain)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return nil, err
+	}
+	if cached == nil || !s.fresh(cached) {
+		if err := s.reserve(ctx, u, Month(now)); err != nil {
+			return nil, err
+		}
+		j.Charged = true
+	}
+	if err := s.store.CreateJob(ctx, j); err != nil {
+		if j.Charged {
+			s.refund(u, Month(now))
+		}
+		return nil, err
+	}
+	s.wakeJobs()
+	return j, nil
+}
+
+// Job returns a job of the user; other users' jobs do not exist for them.
+func (s *Service) Job(ctx context.Context, u *User, id string) (*Job, error) {
+	j, err := s.store.Job(ctx, id)
+	if ErrorCode(err) == ENOTFOUND || (err == nil && j.UserID != u.ID) {
+		return nil, Errorf(ENOTFOUND, "Job not found.").With("job_id", id)
+	} else if err != nil {
+		return nil, err
+	}
+	if j.Pack != nil {
+		j.Pack = s.present(j.Pack, j.Pack.Metadata.Cached)
+	}
+	return j, nil
+}
+
+func (s *Service) wakeJobs() {
+	select {
+	case s.jobWake <- struct{}{}:
+	default:
+	}
+}
+
+// jobPoll is how often idle workers look for jobs queued by another process
+// (the admin CLI shares the database); in-process submissions wake them at once.
+const jobPoll = 2 * time.Second
+
+// RunJobs runs analysis jobs with n workers until ctx ends. Jobs left running
+// by a process that died are queued again first.
+func (s *Service) RunJobs(ctx context.Context, n int) {
+	if n < 1 {
+		n = 1
+	}
+	if c, err := s.store.RequeueRunning(ctx); err != nil {
+		s.log.Error("requeue running jobs", "err", err)
+	} else if c > 0 {
+		s.log.Info("requeued interrupted jobs", "count", c)
+	}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { s.jobWorker(ctx) })
+	}
+	wg.Wait()
+}
+
+func (s *Service) jobWorker(ctx context.Context) {
+	t := time.NewTicker(jobPoll)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		j, err := s.store.ClaimJob(ctx, s.Now())
+		if err != nil && !errors.Is(err, context.Canceled) {
+			s.log.Error("claim job", "err", err)
+		}
+		if j == nil {
+			select {
+			case <-ctx.Done():
+			case <-s.jobWake:
+			case <-t.C:
+			}
+			continue
+		}
+		s.wakeJobs() // there may be more: let another idle worker look
+		s.runJob(ctx, j)
+	}
+}
+
+func (s *Service) runJob(ctx context.Context, j *Job) {
+	ctx = context.WithoutCancel(ctx) // finish what was started; the job row is the truth on restart
+	u, err := s.store.UserByID(ctx, j.UserID)
+	var p *Pack
+	if err == nil {
+		p, err = s.runJobPack(ctx, u, j)
+	}
+	now := s.Now()
+	j.FinishedAt = &now
+	if err != nil {
+		j.Status = JobFailed
+		j.Err = publicError(err)
+		if j.Err.Code == EINTERNAL {
+			s.log.Error("job failed", "job_id", j.ID, "err", err)
+		}
+	} else {
+		j.Status = JobSucceeded
+		j.Pack = p
+	}
+	if err := s.store.FinishJob(ctx, j); err != nil {
+		s.log.Error("finish job", "job_id", j.ID, "err", err)
+	}
+	if u != nil {
+		s.logRequest(u, j.Domain, p, err)
+	}
+}
+
+func (s *Service) runJobPack(ctx context.Context, u *User, j *Job) (*Pack, error) {
+	reserved := ""
+	if j.Charged {
+		reserved = Month(j.CreatedAt)
+	}
+	return s.getPack(ctx, u, j.Domain, j.URL, reserved)
+}
+
+// publicError is the client-safe form of any error.
+func publicError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return Errorf(EINTERNAL, "Internal error.")
+}

@@ -1,0 +1,179 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"time"
+)
+
+type packResult struct {
+	pack  *Pack
+	fresh bool // true when this flight ran an extraction
+}
+
+// fresh reports whether a cached pack is still inside the TTL.
+func (s *Service) fresh(p *Pack) bool {
+	return s.Now().Sub(p.Metadata.ExtractedAt) < CacheTTL
+}
+
+// GetPack serves a domain's pack (spec §3.1): from cache when younger than
+// 24 h, at no cost; otherwise by a fresh extraction that takes one unit of
+// the user's monthly quota, refunded if the extraction fails. Concurrent
+// misses for one domain share one extraction; each caller is counted.
+func (s *Service) GetPack(ctx context.Context, u *User, rawDomain string) (*Pack, error) {
+	domain, err := NormalizeDomain(rawDomain, "domain")
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.getPack(ctx, u, domain, domain, "")
+	s.logRequest(u, domain, p, err)
+	return p, err
+}
+
+// getPack is GetPack after validation. reserved names the month of a quota
+// unit already taken for this call (an analysis job), or "" to take one now
+// when an extraction is needed. A taken unit is refunded whenever no fresh
+// extraction was done for this caller.
+func (s *Service) getPack(ctx context.Context, u *User, domain, target, reserved string) (*Pack, error) {
+	cached, err := s.store.Pack(ctx, domain)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return nil, err
+	}
+	if cached != nil && s.fresh(cached) {
+		if reserved != "" {
+			s.refund(u, reserved)
+		}
+		return s.present(cached, true), nil
+	}
+	month := reserved
+	if month == "" {
+		month = Month(s.Now())
+		if err := s.reserve(ctx, u, month); err != nil {
+			return nil, err
+		}
+	}
+	res, err := s.extractShared(ctx, domain, target)
+	if err != nil {
+		s.refund(u, month)
+		if ErrorCode(err) == ENOTFOUND {
+			err = s.notFound(domain, err)
+		}
+		return nil, err
+	}
+	if !res.fresh { // another caller's extraction finished first: a cache hit
+		s.refund(u, month)
+	}
+	return s.present(res.pack, !res.fresh), nil
+}
+
+// extractShared runs one extraction per domain at a time. The extraction is
+// detached from the caller's context: others may be waiting on it, and its
+// result is cached either way. The extractor enforces the scrape budget.
+func (s *Service) extractShared(ctx context.Context, domain, target string) (packResult, error) {
+	return s.packs.Do(domain, func() (packResult, error) {
+		ctx := context.WithoutCancel(ctx)
+		if p, err := s.store.Pack(ctx, domain); err == nil && s.fresh(p) {
+			return packResult{pack: p}, nil
+		}
+		start := s.Now()
+		ex, err := s.extractor.Extract(ctx, domain, target)
+		if err != nil {
+			s.log.Info("extraction failed", "domain", domain, "code", ErrorCode(err), "err", err,
+				"duration", time.Since(start))
+			return packResult{}, err
+		}
+		p := ex.Pack
+		p.Domain = domain
+		p.Metadata.Cached = false
+		if p.Metadata.ExtractedAt.IsZero() {
+			p.Metadata.ExtractedAt = s.Now()
+		}
+		p.Metadata.ExtractedAt = p.Metadata.ExtractedAt.UTC().Truncate(time.Millisecond)
+		for i := range ex.Assets {
+			ex.Assets[i].Domain = domain
+		}
+		if err := s.store.SavePack(ctx, &p, ex.Assets); err != nil {
+			return packResult{}, err
+		}
+		s.log.Info("extracted", "domain", domain, "duration", time.Since(start),
+			"cost_usd", p.Metadata.TotalCostUSD)
+		return packResult{pack: &p, fresh: true}, nil
+	})
+}
+
+// present returns a copy of a stored pack ready for a client: absolute logo
+// URLs and, for cache hits, cached=true at no cost.
+func (s *Service) present(stored *Pack, cached bool) *Pack {
+	p := *stored
+	p.Logos = make([]Logo, len(stored.Logos))
+	for i, l := range stored.Logos {
+		l.Variants = append([]string{}, l.Variants...)
+		l.URL = s.AssetURL(p.Domain, l.URL)
+		p.Logos[i] = l
+	}
+	if cached {
+		p.Metadata.Cached = true
+		p.Metadata.TotalCostUSD = 0
+	}
+	ensureNonNil(&p)
+	return &p
+}
+
+// ensureNonNil keeps every array of the pack an array in JSON, never null.
+func ensureNonNil(p *Pack) {
+	if p.Fonts == nil {
+		p.Fonts = []Font{}
+	}
+	if p.Logos == nil {
+		p.Logos = []Logo{}
+	}
+	if p.Colors.Palette == nil {
+		p.Colors.Palette = []string{}
+	}
+	if p.Voice.Descriptors == nil {
+		p.Voice.Descriptors = []string{}
+	}
+	for i := range p.Logos {
+		if p.Logos[i].Variants == nil {
+			p.Logos[i].Variants = []string{}
+		}
+	}
+}
+
+// AssetURL is the absolute URL of a stored logo file.
+func (s *Service) AssetURL(domain, file string) string {
+	return s.baseURL + "/api/v1/assets/logos/" + url.PathEscape(domain) + "/" + url.PathEscape(file)
+}
+
+// Asset returns a stored logo file. Assets are public (they go in <img>).
+func (s *Service) Asset(ctx context.Context, domain, file string) (*Asset, error) {
+	a, err := s.store.Asset(ctx, domain, file)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, Errorf(ENOTFOUND, "Asset not found.")
+	}
+	return a, err
+}
+
+func (s *Service) logRequest(u *User, domain string, p *Pack, err error) {
+	if u == nil || domain == "" {
+		return
+	}
+	r := RequestLog{UserID: u.ID, Domain: domain, Code: ErrorCode(err), CreatedAt: s.Now()}
+	if p != nil {
+		r.Cached = p.Metadata.Cached
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.store.LogRequest(ctx, r); err != nil {
+		s.log.Warn("log request", "err", err)
+	}
+}
+
+// notFound adds the spec's remedy (§4.1) to a domain that could not be found.
+func (s *Service) notFound(domain string, err error) *Error {
+	return &Error{Code: ENOTFOUND, Message: ErrorMessage(err), Details: map[string]any{
+		"domain":      domain,
+		"suggestion":  "Submit POST /api/v1/analyze with {\"url\": \"https://" + domain + "/\"} and poll GET /api/v1/analyze/{job_id}.",
+		"analyze_url": s.baseURL + "/api/v1/analyze",
+	}}
+}

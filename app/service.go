@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Config wires a Service.
+type Config struct {
+	Store      Store
+	Extractor  Extractor
+	Now        func() time.Time // injected clock; time.Now when nil
+	BaseURL    string           // public URL, e.g. http://localhost:8080
+	PricingURL string           // where 429s send people
+	Logger     *slog.Logger
+}
+
+// Service holds the business logic shared by REST, MCP and the dashboard:
+// authentication, the pack cache, the monthly quota, and analysis jobs.
+type Service struct {
+	store      Store
+	extractor  Extractor
+	now        func() time.Time
+	baseURL    string
+	pricingURL string
+	log        *slog.Logger
+
+	packs   flight[packResult]
+	jobWake chan struct{}
+}
+
+func NewService(cfg Config) *Service {
+	s := &Service{
+		store:      cfg.Store,
+		extractor:  cfg.Extractor,
+		now:        cfg.Now,
+		baseURL:    strings.TrimRight(cfg.BaseURL, "/"),
+		pricingURL: cfg.PricingURL,
+		log:        cfg.Logger,
+		jobWake:    make(chan struct{}, 1),
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.pricingURL == "" {
+		s.pricingURL = s.baseURL + "/pricing"
+	}
+	return s
+}
+
+// Now is the service clock, in UTC.
+func (s *Service) Now() time.Time { return s.now().UTC() }
+
+// Store exposes the store to the admin layer (CLI) that works on rows directly.
+func (s *Service) Store() Store { return s.store }
+
+// PricingURL is the upgrade link put on every quota error.
+func (s *Service) PricingURL() string { return s.pricingURL }
+
+// touchEvery bounds last-used writes: a key used constantly costs one write a minute.
+const touchEvery = time.Minute
+
+// Authenticate resolves a plaintext API key to its user. Every failure is the
+// same invalid_api_key so that nothing tells a guesser which part was wrong.
+func (s *Service) Authenticate(ctx context.Context, plaintext string) (*User, *APIKey, error) {
+	if !LooksLikeAPIKey(plaintext) {
+		return nil, nil, Errorf(EINVALIDKEY, "Invalid API key.")
+	}
+	k, err := s.store.KeyByHash(ctx, HashSecret(plaintext))
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, nil, Errorf(EINVALIDKEY, "Invalid API key.")
+	} else if err != nil {
+		return nil, nil, err
+	}
+	if k.RevokedAt != nil {
+		return nil, nil, Errorf(EINVALIDKEY, "This API key has been revoked.")
+	}
+	u, err := s.store.UserByID(ctx, k.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.Now()
+	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= touchEvery {
+		if err := s.store.TouchKey(ctx, k.ID, now); err != nil {
+			s.log.Warn("touch api key", "key_id", k.ID, "err", err)
+		}
+	}
+	return u, k, nil
+}
+
+// QuotaError builds the 429 body's details for a user (spec §7.2).
+func (s *Service) QuotaError(tier string, used, limit int, message string) *Error {
+	return &Error{Code: EQUOTA, Message: message, Details: map[string]any{
+		"tier":          tier,
+		"monthly_used":  used,
+		"monthly_limit": limit,
+		"upgrade_url":   s.pricingURL,
+	}}
+}
+
+// UsageOf returns a user's plan and use of the current month.
+func (s *Service) UsageOf(ctx context.Context, u *User) (plan *Plan, used int, err error) {
+	plan, err = s.store.PlanByName(ctx, u.Plan)
+	if err != nil {
+		return nil, 0, err
+	}
+	used, err = s.store.Usage(ctx, u.ID, Month(s.Now()))
+	return plan, used, err
+}
+
+// reserve takes one unit of the user's monthly quota or returns quota_exceeded.
+func (s *Service) reserve(ctx context.Context, u *User, month string) error {
+	plan, err := s.store.PlanByName(ctx, u.Plan)
+	if err != nil {
+		return err
+	}
+	used, ok, err := s.store.Reserve(ctx, u.ID, month, plan.MonthlyLimit)
+	if err != nil {
+		return err
+	} else if !ok {
+		return s.QuotaError(plan.Name, used, plan.MonthlyLimit,
+			"Monthly quota reached: fresh extractions are paused until the 1st (UTC). Cached packs are still served.")
+	}
+	return nil
+}
+
+func (s *Service) refund(u *User, month string) {
+	// The caller's context may be gone; a refund must not be lost with it.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.store.Refund(ctx, u.ID, month); err != nil {
+		s.log.Error("refund quota", "user_id", u.ID, "month", month, "err", err)
+	}
+}
