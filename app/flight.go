@@ -12,6 +12,7 @@ type flight[T any] struct {
 
 type flightCall[T any] struct {
 	done chan struct{}
+	dups int // callers that joined this call
 	val  T
 	err  error
 }
@@ -22,6 +23,7 @@ func (f *flight[T]) Do(key string, fn func() (T, error)) (T, error) {
 		f.calls = make(map[string]*flightCall[T])
 	}
 	if c, ok := f.calls[key]; ok {
+		c.dups++
 		f.mu.Unlock()
 		<-c.done
 		return c.val, c.err
@@ -47,4 +49,14 @@ func (f *flight[T]) finish(key string, c *flightCall[T]) {
 	delete(f.calls, key)
 	f.mu.Unlock()
 	close(c.done)
+}
+
+// waiters returns how many callers joined the running call for key.
+func (f *flight[T]) waiters(key string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c, ok := f.calls[key]; ok {
+		return c.dups
+	}
+	return 0
 }

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/app/web"
+)
+
+func newServeCommand() *cobra.Command {
+	var (
+		addr, publicURL, pricingURL, trusted, logLevel string
+		ipRate                                         float64
+		ipBurst                                        int
+		bf                                             browserFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP server: REST API, asset files and job runner",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			log, err := newLogger(cmd, logLevel)
+			if err != nil {
+				return err
+			}
+			proxies, err := parseCIDRs(trusted)
+			if err != nil {
+				return err
+			}
+			publicURL = strings.TrimRight(publicURL, "/")
+			if !strings.HasPrefix(publicURL, "http://") && !strings.HasPrefix(publicURL, "https://") {
+				return usageError{fmt.Errorf("--public-url must start with http:// or https://")}
+			}
+			if pricingURL == "" {
+				pricingURL = publicURL + "/pricing"
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+
+			d, err := openDB(cmd, log)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			ex, err := bf.newExtractor(ctx, log)
+			if err != nil {
+				return err
+			}
+			defer ex.Close()
+			svc := app.NewService(app.Config{
+				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
+			})
+			srv := &http.Server{
+				Addr: addr,
+				Handler: web.New(web.Config{
+					Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
+					IPRate: ipRate, IPBurst: ipBurst, TrustedProxies: proxies,
+				}),
+				ReadHeaderTimeout: 10 * time.Second,
+				ReadTimeout:       30 * time.Second,
+				WriteTimeout:      bf.scrapeTimeout + 30*time.Second, // a fresh extraction answers within its budget
+				IdleTimeout:       2 * time.Minute,
+				ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return app.Errorf(app.EVALIDATION, "Cannot listen on %s: %v", addr, err)
+			}
+			if err := firstRunHint(ctx, cmd, svc, publicURL); err != nil {
+				return err
+			}
+			log.Info("brandpack listening", "addr", ln.Addr().String(), "public_url", publicURL, "version", Version)
+
+			var wg sync.WaitGroup
+			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
+			errc := make(chan error, 1)
+			go func() { errc <- srv.Serve(ln) }()
+			select {
+			case err := <-errc:
+				stop()
+				wg.Wait()
+				return err
+			case <-ctx.Done():
+			}
+			log.Info("shutting down")
+			shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			err = srv.Shutdown(shutCtx)
+			wg.Wait()
+			if errors.Is(err, http.ErrServerClosed) {
+				err = nil
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
+	f.StringVar(&publicURL, "public-url", "http://localhost:8080", "public origin; derives the API, MCP, OAuth and dashboard URLs")
+	f.StringVar(&pricingURL, "pricing-url", "", "upgrade link on every 429 (default {public-url}/pricing)")
+	f.Float64Var(&ipRate, "ip-rate", 10, "per-IP request rate on /api/v1 (requests per second; 0 disables)")
+	f.IntVar(&ipBurst, "ip-burst", 30, "per-IP burst on /api/v1")
+	f.StringVar(&trusted, "trusted-proxies", "", "CIDRs whose X-Forwarded-For is trusted, comma-separated")
+	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	bf.register(cmd, true)
+	return cmd
+}
+
+// firstRunHint tells the person starting an empty instance how to get a key.
+func firstRunHint(ctx context.Context, cmd *cobra.Command, svc *app.Service, publicURL string) error {
+	users, err := svc.Store().ListUsers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(users) > 0 {
+		return nil
+	}
+	data, _ := cmd.Flags().GetString("data")
+	fmt.Fprintf(cmd.ErrOrStderr(), `
+No users yet. Create the first account and its API key (in another terminal):
+
+    brandpack users create --email you@example.com --data %[1]s
+    brandpack keys create --email you@example.com --data %[1]s
+
+then call the API with it:
+
+    curl -H "Authorization: Bearer bd_…" %[2]s/api/v1/pack/example.com
+
+`, data, publicURL)
+	return nil
+}
+
+func parseCIDRs(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				return nil, usageError{fmt.Errorf("--trusted-proxies: %q is not a CIDR", part)}
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+func newLogger(cmd *cobra.Command, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, usageError{fmt.Errorf("--log-level %q: want debug, info, warn or error", level)}
+	}
+	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: l})), nil
+}

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/db"
+	"github.com/brandpack/brandpack/extract"
+	"github.com/brandpack/brandpack/extract/egress"
+)
+
+// dbPath is the database file inside the data folder (DESIGN.md).
+func dbPath(cmd *cobra.Command) (string, error) {
+	data, err := cmd.Flags().GetString("data")
+	if err != nil {
+		return "", err
+	}
+	if data == "" {
+		return "", usageError{fmt.Errorf("--data must not be empty")}
+	}
+	return filepath.Join(data, "brandpack.db"), nil
+}
+
+// openDB opens (creating and migrating) the database of --data.
+func openDB(cmd *cobra.Command, log *slog.Logger) (*db.DB, error) {
+	path, err := dbPath(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, fmt.Errorf("create data folder: %w", err)
+	}
+	return db.Open(cmd.Context(), path, log)
+}
+
+// adminService opens the database and a service without an extractor, for
+// the admin commands (they work on the same file while serve runs).
+func adminService(cmd *cobra.Command) (*app.Service, func(), error) {
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	d, err := openDB(cmd, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc := app.NewService(app.Config{Store: d, Logger: log})
+	return svc, func() { d.Close() }, nil
+}
+
+// browserFlags are shared by serve and extract.
+type browserFlags struct {
+	chrome        string
+	browserURL    string
+	browsers      int
+	scrapeTimeout time.Duration
+	resolve       []string
+	costPerSecond float64
+}
+
+func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
+	f := cmd.Flags()
+	f.StringVar(&b.chrome, "chrome", "", "Chromium binary (default: the system chromium)")
+	f.StringVar(&b.browserURL, "browser-url", "", "use a remote browser over CDP, ws://HOST:PORT/...")
+	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
+	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
+	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", extract.DefaultCostPerBrowserSecond, "cost model: USD per browser-second, reported as total_cost_usd")
+	if withPool {
+		f.IntVar(&b.browsers, "browsers", 2, "concurrent extractions (pages); more requests wait in a bounded queue")
+	}
+}
+
+// parseResolve turns HOST=IP:PORT entries into the egress override map.
+func parseResolve(entries []string) (map[string]string, error) {
+	m := make(map[string]string, len(entries))
+	for _, e := range entries {
+		for _, part := range strings.Split(e, ",") { // env var form: comma-separated
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			host, target, ok := strings.Cut(part, "=")
+			ap, err := netip.ParseAddrPort(target)
+			if !ok || host == "" || err != nil {
+				return nil, usageError{fmt.Errorf("--resolve %q: want HOST=IP:PORT, like example.com=127.0.0.1:8101", part)}
+			}
+			m[strings.TrimSuffix(strings.ToLower(host), ".")] = ap.String()
+		}
+	}
+	return m, nil
+}
+
+// newExtractor builds the egress door and the Chromium extractor.
+func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*extract.Extractor, error) {
+	resolve, err := parseResolve(b.resolve)
+	if err != nil {
+		return nil, err
+	}
+	if b.scrapeTimeout <= 0 {
+		return nil, usageError{fmt.Errorf("--scrape-timeout must be positive")}
+	}
+	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
+	n := b.browsers
+	if n < 1 {
+		n = 1
+	}
+	return extract.New(ctx, extract.Config{
+		ChromePath:           b.chrome,
+		BrowserURL:           b.browserURL,
+		Browsers:             n,
+		ScrapeTimeout:        b.scrapeTimeout,
+		Door:                 door,
+		CostPerBrowserSecond: b.costPerSecond,
+		Logger:               log,
+	})
+}

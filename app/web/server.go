@@ -1,0 +1,124 @@
+// Package web serves the REST API (and, later, the dashboard pages).
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Config wires the web layer.
+type Config struct {
+	Service        *app.Service
+	Logger         *slog.Logger
+	PublicURL      string
+	Version        string
+	IPRate         float64 // tokens per second per client IP on /api/v1; 0 disables
+	IPBurst        int
+	TrustedProxies []netip.Prefix
+}
+
+// Server is the HTTP handler for the whole public origin.
+type Server struct {
+	svc       *app.Service
+	log       *slog.Logger
+	publicURL string
+	version   string
+	limiter   *ipLimiter
+	mux       *http.ServeMux
+}
+
+func New(cfg Config) *Server {
+	s := &Server{
+		svc:       cfg.Service,
+		log:       cfg.Logger,
+		publicURL: strings.TrimRight(cfg.PublicURL, "/"),
+		version:   cfg.Version,
+		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
+		mux:       http.NewServeMux(),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.routes()
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeError(w, r, s.log, app.Errorf(app.EINTERNAL, "Internal error."))
+		}
+	}()
+	s.mux.ServeHTTP(w, r)
+}
+
+type ctxKey int
+
+const userKey ctxKey = iota
+
+// userFrom returns the user the API key middleware authenticated.
+func userFrom(ctx context.Context) *app.User {
+	u, _ := ctx.Value(userKey).(*app.User)
+	return u
+}
+
+// api wraps an authenticated REST handler: per-IP burst limit, then the API
+// key (spec §5.1).
+func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		token, hasBearer := bearer(r)
+		if ok, wait := s.limiter.allow(s.limiter.clientIP(r)); !ok {
+			s.tooManyRequests(w, r, token, wait)
+			return
+		}
+		if !hasBearer {
+			writeError(w, r, s.log, app.Errorf(app.EINVALIDKEY,
+				"Send your API key as Authorization: Bearer bd_…"))
+			return
+		}
+		u, _, err := s.svc.Authenticate(r.Context(), token)
+		if err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), userKey, u)))
+	}
+}
+
+// tooManyRequests answers a burst-limited request with the same details as a
+// quota 429 (for the key's user when the key is valid) and Retry-After.
+func (s *Server) tooManyRequests(w http.ResponseWriter, r *http.Request, token string, wait time.Duration) {
+	tier, used, limit := "anonymous", 0, 0
+	if u, _, err := s.svc.Authenticate(r.Context(), token); err == nil {
+		if plan, n, err := s.svc.UsageOf(r.Context(), u); err == nil {
+			tier, used, limit = plan.Name, n, plan.MonthlyLimit
+		}
+	}
+	secs := int(wait/time.Second) + 1
+	w.Header().Set("Retry-After", itoa(secs))
+	writeError(w, r, s.log, s.svc.QuotaError(tier, used, limit,
+		"Too many requests from your address; slow down and retry after the Retry-After delay.").
+		With("retry_after_seconds", secs))
+}
+
+// bearer extracts the credential of an Authorization: Bearer header.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
