@@ -69,6 +69,9 @@ func (s *Service) wakeJobs() {
 // (the admin CLI shares the database); in-process submissions wake them at once.
 const jobPoll = 2 * time.Second
 
+// maxJobAttempts bounds how often a job interrupted by a dying process is retried.
+const maxJobAttempts = 3
+
 // RunJobs runs analysis jobs with n workers until ctx ends. Jobs left running
 // by a process that died are queued again first.
 func (s *Service) RunJobs(ctx context.Context, n int) {
@@ -112,7 +115,14 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 	ctx = context.WithoutCancel(ctx) // finish what was started; the job row is the truth on restart
 	u, err := s.store.UserByID(ctx, j.UserID)
 	var p *Pack
-	if err == nil {
+	if err == nil && j.Attempts > maxJobAttempts {
+		// It was claimed this often without finishing: it takes the process
+		// down with it. Give up rather than crash on every start.
+		err = Errorf(ESCRAPER, "The page could not be analysed; it was tried %d times.", maxJobAttempts)
+		if j.Charged {
+			s.refund(u, Month(j.CreatedAt))
+		}
+	} else if err == nil {
 		p, err = s.runJobPack(ctx, u, j)
 	}
 	now := s.Now()

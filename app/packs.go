@@ -85,10 +85,8 @@ func (s *Service) extractShared(ctx context.Context, domain, target string) (pac
 		p := ex.Pack
 		p.Domain = domain
 		p.Metadata.Cached = false
-		if p.Metadata.ExtractedAt.IsZero() {
-			p.Metadata.ExtractedAt = s.Now()
-		}
-		p.Metadata.ExtractedAt = p.Metadata.ExtractedAt.UTC().Truncate(time.Millisecond)
+		// The service clock is the authority on cache age (tests inject it).
+		p.Metadata.ExtractedAt = s.Now().Truncate(time.Millisecond)
 		for i := range ex.Assets {
 			ex.Assets[i].Domain = domain
 		}

@@ -13,14 +13,23 @@ func newMigrateCommand() *cobra.Command {
 		Short: "Apply database migrations (serve also does this on start)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd) // opening migrates
+			d, err := openDB(cmd, nil) // opening applies pending migrations
 			if err != nil {
 				return err
 			}
-			defer closeDB()
-			_ = svc
-			path, _ := dbPath(cmd)
-			fmt.Fprintf(cmd.OutOrStdout(), "%s is up to date\n", path)
+			defer d.Close()
+			applied, err := d.Migrate(cmd.Context())
+			if err != nil {
+				return err
+			}
+			for _, name := range applied {
+				fmt.Fprintf(cmd.OutOrStdout(), "applied %s\n", name)
+			}
+			v, err := d.SchemaVersion(cmd.Context())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s is up to date (schema version %d)\n", d.Path(), v)
 			return nil
 		},
 	}

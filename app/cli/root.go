@@ -44,7 +44,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var ue usageError
-	if errors.As(err, &ue) {
+	if msg := err.Error(); strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "required flag") ||
+		strings.HasPrefix(msg, "unknown flag") || strings.HasPrefix(msg, "accepts ") {
+		ue = usageError{err} // cobra's own usage errors
+	}
+	if errors.As(err, &ue) || ue.error != nil {
 		fmt.Fprintf(stderr, "error: %v\nRun '%s --help' for usage.\n", ue.error, root.Name())
 		return 2
 	}
