@@ -1,0 +1,50 @@
+# brandpack — see README.md. Targets install what they need on a fresh Debian machine with Go.
+SHELL := /bin/bash
+GO    ?= go
+BIN   ?= bin/brandpack
+DATA  ?= ./data
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/brandpack/brandpack/app/cli.Version=$(VERSION)
+SUDO  := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
+TEST_FLAGS ?= -race -timeout 20m
+
+.PHONY: all build run test bench deps chromium cc vet clean
+
+all: build
+
+# Chromium from Debian (rod's own browser download cannot be used), plus fonts.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium…"; \
+		$(APT) update -qq && $(APT) install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+# The race detector needs a C toolchain.
+cc:
+	@command -v gcc >/dev/null 2>&1 || { echo "installing gcc for -race…"; \
+		$(APT) update -qq && $(APT) install -y -qq gcc libc6-dev >/dev/null; }
+
+deps: chromium cc
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+run: chromium build
+	$(BIN) serve --data $(DATA)
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+
+# The whole suite, including the tests that drive real Chromium, and a check
+# that the binary builds without cgo. Fixture-site tests also run over
+# ../shared/fixtures/sites when that folder exists.
+test: deps vet
+	CGO_ENABLED=0 $(GO) build -o /dev/null .
+	$(GO) test $(TEST_FLAGS) ./...
+
+bench: chromium
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./...
+
+clean:
+	rm -rf bin
