@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,22 +75,20 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	}
 }
 
-// parseResolve turns HOST=IP:PORT entries into the egress override map.
+// parseResolve turns HOST=IP:PORT entries (flags, or the comma-separated
+// env var) into the egress override map.
 func parseResolve(entries []string) (map[string]string, error) {
-	m := make(map[string]string, len(entries))
+	var parts []string
 	for _, e := range entries {
-		for _, part := range strings.Split(e, ",") { // env var form: comma-separated
-			part = strings.TrimSpace(part)
-			if part == "" {
-				continue
+		for _, p := range strings.Split(e, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
 			}
-			host, target, ok := strings.Cut(part, "=")
-			ap, err := netip.ParseAddrPort(target)
-			if !ok || host == "" || err != nil {
-				return nil, usageError{fmt.Errorf("--resolve %q: want HOST=IP:PORT, like example.com=127.0.0.1:8101", part)}
-			}
-			m[strings.TrimSuffix(strings.ToLower(host), ".")] = ap.String()
 		}
+	}
+	m, err := egress.ParseResolve(parts)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--%v, like example.com=127.0.0.1:8101", err)}
 	}
 	return m, nil
 }
