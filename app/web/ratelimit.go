@@ -76,12 +76,24 @@ func (l *ipLimiter) sweep(now time.Time) {
 	if len(l.entries) < maxEntries {
 		return
 	}
-	// Still full: drop everything not seen in the last half of the idle window.
+	// Still full (many active addresses): evict down to three quarters,
+	// oldest half-window first, then arbitrary ones, so the O(n) sweep runs
+	// at most once per maxEntries/4 new addresses.
+	target := maxEntries * 3 / 4
 	cutoff = now.Add(-idleAfter / 2)
 	for ip, e := range l.entries {
-		if e.seen.Before(cutoff) || len(l.entries) >= maxEntries {
+		if len(l.entries) <= target {
+			return
+		}
+		if e.seen.Before(cutoff) {
 			delete(l.entries, ip)
 		}
+	}
+	for ip := range l.entries {
+		if len(l.entries) <= target {
+			return
+		}
+		delete(l.entries, ip)
 	}
 }
 
