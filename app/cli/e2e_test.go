@@ -93,7 +93,7 @@ func (l *lineLog) text() string {
 	return strings.Join(l.lines, "\n")
 }
 
-var listenRe = regexp.MustCompile(`brandpack listening addr=(127\.0\.0\.1:\d+)`)
+var listenRe = regexp.MustCompile(`brandpack listening" addr=(127\.0\.0\.1:\d+)`)
 
 func startServer(t *testing.T, data string, args ...string) *server {
 	t.Helper()
