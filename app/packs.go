@@ -152,6 +152,9 @@ func (s *Service) Asset(ctx context.Context, domain, file string) (*Asset, error
 	return a, err
 }
 
+// logRequest queues a request for the log. The log is written in batches by
+// RunRequestLog, off the request path: one small write per cache hit would
+// otherwise dominate its latency. When the queue is full the caller writes.
 func (s *Service) logRequest(u *User, domain string, p *Pack, err error) {
 	if u == nil || domain == "" {
 		return
@@ -160,12 +163,52 @@ func (s *Service) logRequest(u *User, domain string, p *Pack, err error) {
 	if p != nil {
 		r.Cached = p.Metadata.Cached
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.store.LogRequest(ctx, r); err != nil {
-		s.log.Warn("log request", "err", err)
+	select {
+	case s.logq <- r:
+	default:
+		s.writeLogs([]RequestLog{r})
 	}
 }
+
+func (s *Service) writeLogs(batch []RequestLog) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.store.LogRequests(ctx, batch); err != nil {
+		s.log.Warn("log requests", "n", len(batch), "err", err)
+	}
+}
+
+// RunRequestLog writes queued request logs until ctx ends, then flushes.
+func (s *Service) RunRequestLog(ctx context.Context) {
+	batch := make([]RequestLog, 0, logBatch)
+	for {
+		select {
+		case r := <-s.logq:
+			batch = append(batch[:0], r)
+		drain:
+			for len(batch) < logBatch {
+				select {
+				case r := <-s.logq:
+					batch = append(batch, r)
+				default:
+					break drain
+				}
+			}
+			s.writeLogs(batch)
+		case <-ctx.Done():
+			for {
+				select {
+				case r := <-s.logq:
+					s.writeLogs([]RequestLog{r})
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+const logBatch = 256
 
 // notFound adds the spec's remedy (§4.1) to a domain that could not be found.
 func (s *Service) notFound(domain string, err error) *Error {

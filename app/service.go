@@ -29,6 +29,7 @@ type Service struct {
 
 	packs   flight[packResult]
 	jobWake chan struct{}
+	logq    chan RequestLog
 }
 
 func NewService(cfg Config) *Service {
@@ -40,6 +41,7 @@ func NewService(cfg Config) *Service {
 		pricingURL: cfg.PricingURL,
 		log:        cfg.Logger,
 		jobWake:    make(chan struct{}, 1),
+		logq:       make(chan RequestLog, 4096),
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -45,7 +45,7 @@ type UsageStore interface {
 	Reserve(ctx context.Context, userID int64, month string, limit int) (used int, ok bool, err error)
 	Refund(ctx context.Context, userID int64, month string) error
 	Usage(ctx context.Context, userID int64, month string) (int, error)
-	LogRequest(ctx context.Context, r RequestLog) error
+	LogRequests(ctx context.Context, logs []RequestLog) error // one transaction
 	RecentRequests(ctx context.Context, userID int64, n int) ([]RequestLog, error)
 }
 

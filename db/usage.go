@@ -62,19 +62,34 @@ func (d *DB) Usage(ctx context.Context, userID int64, month string) (int, error)
 	return used, nil
 }
 
-// LogRequest records one pack request. A zero CreatedAt becomes now.
-func (d *DB) LogRequest(ctx context.Context, r app.RequestLog) error {
-	if r.CreatedAt.IsZero() {
-		r.CreatedAt = now()
+// LogRequests records pack requests in one transaction. A zero CreatedAt
+// becomes now; rows of users deleted meanwhile are skipped.
+func (d *DB) LogRequests(ctx context.Context, logs []app.RequestLog) error {
+	if len(logs) == 0 {
+		return nil
 	}
-	_, err := d.writer.ExecContext(ctx, `
+	tx, err := d.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("db: log requests: %w", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `
 		INSERT INTO requests (user_id, domain, cached, code, created_at)
-		VALUES (?, ?, ?, ?, ?)`,
-		r.UserID, r.Domain, r.Cached, r.Code, fmtTime(r.CreatedAt))
-	if isForeignKey(err) {
-		return app.Errorf(app.ENOTFOUND, "User not found.")
-	} else if err != nil {
-		return fmt.Errorf("db: log request: %w", err)
+		SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1)`)
+	if err != nil {
+		return fmt.Errorf("db: log requests: %w", err)
+	}
+	defer stmt.Close()
+	for _, r := range logs {
+		if r.CreatedAt.IsZero() {
+			r.CreatedAt = now()
+		}
+		if _, err := stmt.ExecContext(ctx, r.UserID, r.Domain, r.Cached, r.Code, fmtTime(r.CreatedAt)); err != nil {
+			return fmt.Errorf("db: log requests: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("db: log requests: %w", err)
 	}
 	return nil
 }

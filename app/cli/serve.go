@@ -87,6 +87,7 @@ func newServeCommand() *cobra.Command {
 
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
+			wg.Go(func() { svc.RunRequestLog(ctx) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {

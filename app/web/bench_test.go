@@ -44,6 +44,10 @@ func BenchmarkCachedPack(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	logCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { svc.RunRequestLog(logCtx); close(done) }()
+	defer func() { stop(); <-done }()
 	srv := httptest.NewServer(web.New(web.Config{Service: svc, PublicURL: "http://bench.local"}))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}

@@ -153,6 +153,7 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	jobsCtx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { h.svc.RunJobs(jobsCtx, 2) })
+	wg.Go(func() { h.svc.RunRequestLog(jobsCtx) })
 	t.Cleanup(func() { stop(); wg.Wait() })
 
 	h.user, h.key = h.newUser("owner@example.com")

@@ -126,6 +126,24 @@ func TestPackCacheMissThenHitThenExpiry(t *testing.T) {
 	if h.usage(h.user) != 2 || s.hits.Load() != 2 {
 		t.Fatalf("after expiry: used = %d, loads = %d", h.usage(h.user), s.hits.Load())
 	}
+	// The request log (written in batches off the request path) has all three.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		logs, err := h.db.RecentRequests(context.Background(), h.user.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(logs) == 3 {
+			if logs[0].Cached || !logs[1].Cached || logs[2].Cached || logs[0].Domain != "orchard-lantern.test" {
+				t.Fatalf("request log %+v", logs)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("request log has %d rows", len(logs))
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval
+	}
 }
 
 // checkPack asserts every field of spec §2.1 is present and well-typed.
