@@ -1,0 +1,289 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/launcher/flags"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// browser is one Chromium: a process brandpack launched (pid > 0) or a
+// remote endpoint (--browser-url), and the CDP connection to it.
+type browser struct {
+	rod     *rod.Browser
+	ws      *cdp.WebSocket
+	l       *launcher.Launcher // nil for a remote browser
+	pid     int
+	dataDir string
+	dead    chan struct{} // closed when the CDP connection ends
+	closing sync.Once
+	log     *slog.Logger
+}
+
+// findChrome resolves Config.ChromePath or looks for a system Chromium. It
+// never downloads a browser.
+func findChrome(path string) (string, error) {
+	if path != "" {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("extract: chrome %q: %w", path, err)
+		}
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("extract: no Chromium found (install chromium or pass --chrome PATH or --browser-url)")
+}
+
+// launchFlags are the switches for a launched Chromium, beyond rod's
+// defaults (which already disable background timers, popups blocking,
+// breakpad, sync …). --no-sandbox: brandpack usually runs as root inside a
+// container, where Chromium's sandbox cannot start; the container and the
+// egress proxy are the isolation. Proxy and resolver switches come from
+// egress.ChromiumFlags so the browser can only reach the network through the
+// guarded door.
+func launchFlags() map[string]string {
+	return map[string]string{
+		"disable-gpu":                            "",
+		"disable-background-networking":          "",
+		"disable-component-update":               "",
+		"disable-sync":                           "",
+		"disable-quic":                           "",
+		"disable-default-apps":                   "",
+		"disable-extensions":                     "",
+		"disable-domain-reliability":             "",
+		"disable-client-side-phishing-detection": "",
+		"disable-notifications":                  "",
+		"disable-crash-reporter":                 "",
+		"disable-breakpad":                       "",
+		"no-first-run":                           "",
+		"no-default-browser-check":               "",
+		"no-pings":                               "",
+		"mute-audio":                             "",
+		"hide-scrollbars":                        "",
+		"dns-prefetch-disable":                   "",
+		"metrics-recording-only":                 "",
+		"password-store":                         "basic",
+		"disable-features":                       "site-per-process,TranslateUI,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkPrediction,PrivacySandboxSettings4,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,AutofillServerCommunication,MediaEngagementBypassAutoplayPolicies",
+	}
+}
+
+// launchBrowser starts a fresh Chromium with its own temporary profile and a
+// minimal environment (no server secrets reach it).
+func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger) (*browser, error) {
+	dir, err := os.MkdirTemp("", "brandpack-chromium-")
+	if err != nil {
+		return nil, fmt.Errorf("extract: profile dir: %w", err)
+	}
+	l := launcher.New().Context(ctx).
+		Bin(bin).
+		Headless(true).
+		NoSandbox(true).
+		Leakless(false).
+		UserDataDir(filepath.Join(dir, "profile")).
+		Env(minimalEnv(dir)...)
+	l.Delete("enable-automation")
+	for k, v := range launchFlags() {
+		setFlag(l, k, v)
+	}
+	for k, v := range netFlags {
+		setFlag(l, k, v)
+	}
+	u, err := l.Launch()
+	if err != nil {
+		if pid := l.PID(); pid > 0 {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("extract: launch chromium: %w", err)
+	}
+	b, err := connect(ctx, u, log)
+	if err != nil {
+		_ = syscall.Kill(-l.PID(), syscall.SIGKILL)
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	b.l, b.pid, b.dataDir = l, l.PID(), dir
+	return b, nil
+}
+
+// setFlag sets one switch; names may come with or without "--", values
+// without shell quotes.
+func setFlag(l *launcher.Launcher, name, value string) {
+	name = strings.TrimLeft(name, "-")
+	if value == "" {
+		l.Set(flags.Flag(name))
+		return
+	}
+	l.Set(flags.Flag(name), value)
+}
+
+// minimalEnv is Chromium's whole environment: a PATH for its wrapper script
+// and a HOME/TMPDIR inside the temporary profile.
+func minimalEnv(dir string) []string {
+	path := "/usr/local/bin:/usr/bin:/bin"
+	return []string{
+		"PATH=" + path,
+		"HOME=" + dir,
+		"TMPDIR=" + dir,
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
+		"LANG=C.UTF-8",
+	}
+}
+
+// connectRemote attaches to an already running browser.
+func connectRemote(ctx context.Context, browserURL string, log *slog.Logger) (*browser, error) {
+	u, err := resolveBrowserURL(ctx, browserURL)
+	if err != nil {
+		return nil, err
+	}
+	return connect(ctx, u, log)
+}
+
+// resolveBrowserURL accepts ws://host:port/devtools/browser/… as is and asks
+// http://host:port/json/version for anything else. The CDP endpoint is
+// operator configuration, so it is dialled directly, not through the door.
+func resolveBrowserURL(ctx context.Context, raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw // host:port
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("extract: browser URL %q is not a URL", raw)
+	}
+	if (u.Scheme == "ws" || u.Scheme == "wss") && strings.Contains(u.Path, "/devtools/") {
+		return u.String(), nil
+	}
+	switch u.Scheme {
+	case "ws", "http":
+		u.Scheme = "http"
+	case "wss", "https":
+		u.Scheme = "https"
+	default:
+		return "", fmt.Errorf("extract: browser URL %q: want ws:// or http://", raw)
+	}
+	u.Path, u.RawQuery = "/json/version", ""
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return "", fmt.Errorf("extract: browser URL: %w", err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		WS string `json:"webSocketDebuggerUrl"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || v.WS == "" {
+		return "", fmt.Errorf("extract: browser URL: no webSocketDebuggerUrl at %s", u)
+	}
+	ws, err := url.Parse(v.WS)
+	if err != nil {
+		return "", err
+	}
+	ws.Host = u.Host // the browser reports its own idea of its address
+	if u.Scheme == "https" {
+		ws.Scheme = "wss"
+	}
+	return ws.String(), nil
+}
+
+// connect opens the CDP connection and starts the liveness watch.
+func connect(ctx context.Context, wsURL string, log *slog.Logger) (*browser, error) {
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(ctx, wsURL, nil); err != nil {
+		return nil, fmt.Errorf("extract: connect to browser: %w", err)
+	}
+	client := cdp.New().Start(ws)
+	// The browser's own context lives as long as the connection: rod ties
+	// its event stream to it.
+	rb := rod.New().Client(client).Context(context.Background())
+	connected := make(chan error, 1)
+	go func() { connected <- rb.Connect() }()
+	select {
+	case err := <-connected:
+		if err != nil {
+			_ = ws.Close()
+			return nil, fmt.Errorf("extract: connect to browser: %w", err)
+		}
+	case <-ctx.Done():
+		_ = ws.Close() // unblocks Connect
+		return nil, fmt.Errorf("extract: connect to browser: %w", ctx.Err())
+	}
+	b := &browser{rod: rb, ws: ws, dead: make(chan struct{}), log: log}
+	events := rb.Event()
+	go func() {
+		for range events { //nolint:revive // drain until the connection ends
+		}
+		close(b.dead)
+	}()
+	return b, nil
+}
+
+// alive reports whether the CDP connection is still up.
+func (b *browser) alive() bool {
+	select {
+	case <-b.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// ping checks that the browser still answers.
+func (b *browser) ping(ctx context.Context) bool {
+	if !b.alive() {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	_, err := proto.BrowserGetVersion{}.Call(b.rod.Context(ctx))
+	return err == nil
+}
+
+// close ends the browser: politely over CDP, then by killing its process
+// group, and removes the temporary profile. Remote browsers are only
+// disconnected.
+func (b *browser) close() {
+	b.closing.Do(func() {
+		if b.l != nil && b.alive() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = proto.BrowserClose{}.Call(b.rod.Context(ctx))
+			cancel()
+		}
+		_ = b.ws.Close()
+		if b.pid > 0 {
+			_ = syscall.Kill(-b.pid, syscall.SIGKILL)
+			done := make(chan struct{})
+			go func() { b.l.Cleanup(); close(done) }() // waits for exit, removes the profile
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				b.log.Warn("chromium did not exit in time", "pid", b.pid)
+			}
+			_ = os.RemoveAll(b.dataDir)
+		}
+	})
+}

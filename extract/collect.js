@@ -1,0 +1,428 @@
+// collect.js — brandpack's one in-page evaluation. It reads what the page
+// renders (computed styles, metadata, logo candidates, fonts, visible copy)
+// and returns it as one JSON string; all judgement happens in Go.
+// It must not navigate, fetch or mutate the page beyond a temporary probe.
+(opts) => {
+  'use strict';
+  const doc = document;
+  const maxText = opts.maxText || 5000;
+  const maxElems = opts.maxElems || 6000;
+  const maxSVG = opts.maxSVG || 150000;
+  const vw = window.innerWidth || 1280;
+  const vh = window.innerHeight || 800;
+  const sx = window.scrollX || 0;
+  const sy = window.scrollY || 0;
+
+  const abs = (u) => {
+    if (!u) return '';
+    try { return new URL(u, doc.baseURI).href; } catch (e) { return ''; }
+  };
+  const clip = (s, n) => (s || '').replace(/\s+/g, ' ').trim().slice(0, n);
+  const attr = (el, name) => (el && el.getAttribute && el.getAttribute(name)) || '';
+  const meta = (sel) => {
+    const el = doc.querySelector(sel);
+    return el ? clip(el.getAttribute('content'), 500) : '';
+  };
+
+  // A probe element turns any authored colour into Chromium's computed form.
+  const probe = doc.createElement('span');
+  probe.style.display = 'none';
+  (doc.body || doc.documentElement).appendChild(probe);
+  const normColor = (v) => {
+    v = (v || '').trim();
+    if (!v || v.length > 200) return '';
+    try {
+      if (!CSS.supports('color', v)) return '';
+      probe.style.color = '';
+      probe.style.color = v;
+      return getComputedStyle(probe).color;
+    } catch (e) { return ''; }
+  };
+
+  const out = {
+    url: location.href,
+    title: clip(doc.title, 300),
+    lang: attr(doc.documentElement, 'lang'),
+    viewport: { w: vw, h: vh },
+    meta: {
+      themeColor: [], tileColor: normColor(meta('meta[name="msapplication-TileColor" i]')),
+      ogSiteName: meta('meta[property="og:site_name"]'),
+      appName: meta('meta[name="application-name"]') || meta('meta[name="apple-mobile-web-app-title"]'),
+      ogTitle: meta('meta[property="og:title"]'),
+      ogImage: abs(meta('meta[property="og:image"]') || meta('meta[property="og:image:url"]') || meta('meta[name="twitter:image"]')),
+      description: meta('meta[name="description"]'),
+      manifest: '',
+    },
+    icons: [], jsonLd: [], rootVars: [], colors: {}, fonts: {}, fontFaces: [],
+    stylesheets: [], logos: [], text: '', body: {}, html: {}, overlays: 0,
+  };
+
+  doc.querySelectorAll('meta[name="theme-color" i]').forEach((m) => {
+    const media = attr(m, 'media');
+    const c = normColor(attr(m, 'content'));
+    if (c) out.meta.themeColor.push({ c, media });
+  });
+  const man = doc.querySelector('link[rel~="manifest" i]');
+  if (man) out.meta.manifest = abs(attr(man, 'href'));
+
+  doc.querySelectorAll('link[rel]').forEach((l) => {
+    const rel = attr(l, 'rel').toLowerCase();
+    if (!/(^|\s)(icon|apple-touch-icon|apple-touch-icon-precomposed|mask-icon|fluid-icon)(\s|$)/.test(rel)) return;
+    out.icons.push({
+      rel, href: abs(attr(l, 'href')), sizes: attr(l, 'sizes'), type: attr(l, 'type'),
+      color: normColor(attr(l, 'color')),
+    });
+  });
+
+  // JSON-LD: organisation names and logos.
+  doc.querySelectorAll('script[type="application/ld+json" i]').forEach((s) => {
+    let data;
+    try { data = JSON.parse(s.textContent); } catch (e) { return; }
+    const seen = [];
+    const walk = (o, depth) => {
+      if (!o || typeof o !== 'object' || depth > 6 || seen.length > 200) return;
+      seen.push(o);
+      if (Array.isArray(o)) { o.forEach((x) => walk(x, depth + 1)); return; }
+      const type = [].concat(o['@type'] || []).join(' ');
+      if (/Organization|Corporation|Brand|LocalBusiness|Store|Company|NGO|WebSite/i.test(type)) {
+        let logo = o.logo || '';
+        if (logo && typeof logo === 'object') logo = logo.url || logo.contentUrl || logo['@id'] || '';
+        out.jsonLd.push({ type: clip(type, 80), name: clip(typeof o.name === 'string' ? o.name : '', 120), logo: typeof logo === 'string' ? abs(logo) : '' });
+      }
+      for (const k in o) if (k !== 'logo') walk(o[k], depth + 1);
+    };
+    walk(data, 0);
+  });
+
+  // Custom properties declared on :root / html / body (same-origin sheets).
+  const varNames = new Set();
+  const fontFaces = [];
+  const rootSel = /(^|,)\s*(:root|html|body)(\s*\[[^\]]*\])?\s*(,|$)/i;
+  const walkRules = (rules, depth) => {
+    if (!rules || depth > 4) return;
+    for (let i = 0; i < rules.length && i < 5000; i++) {
+      const r = rules[i];
+      if (r.type === 1 && r.selectorText && rootSel.test(r.selectorText)) {
+        for (let j = 0; j < r.style.length; j++) {
+          const p = r.style[j];
+          if (p.startsWith('--')) varNames.add(p);
+        }
+      } else if (r.type === 3) { // CSSImportRule
+        if (r.href) out.stylesheets.push(abs(r.href));
+        try { if (r.styleSheet) walkRules(r.styleSheet.cssRules, depth + 1); } catch (e) { /* cross-origin */ }
+      } else if (r.type === 5) { // CSSFontFaceRule
+        fontFaces.push({
+          family: clip(r.style.getPropertyValue('font-family'), 120),
+          src: clip(r.style.getPropertyValue('src'), 600),
+        });
+      } else if (r.cssRules) {
+        walkRules(r.cssRules, depth + 1);
+      }
+    }
+  };
+  for (const sheet of Array.from(doc.styleSheets).slice(0, 200)) {
+    out.stylesheets.push(sheet.href || '');
+    let rules = null;
+    try { rules = sheet.cssRules; } catch (e) { continue; } // cross-origin
+    walkRules(rules, 0);
+  }
+  doc.querySelectorAll('link[href*="fonts.googleapis.com"],link[href*="fonts.bunny.net"],link[href*="use.typekit.net"]').forEach((l) => {
+    out.stylesheets.push(abs(attr(l, 'href')));
+  });
+  out.stylesheets = out.stylesheets.slice(0, 300);
+  const rootCS = getComputedStyle(doc.documentElement);
+  const bodyCS = doc.body ? getComputedStyle(doc.body) : rootCS;
+  for (const name of Array.from(varNames).slice(0, 400)) {
+    const raw = (rootCS.getPropertyValue(name) || bodyCS.getPropertyValue(name)).trim();
+    const c = normColor(raw);
+    if (c) out.rootVars.push({ name, c });
+  }
+  out.fontFaces = fontFaces.slice(0, 100);
+  try {
+    doc.fonts.forEach((f) => {
+      if (out.fontFaces.length < 150) out.fontFaces.push({ family: clip(f.family, 120), src: '', api: true });
+    });
+  } catch (e) { /* no FontFaceSet */ }
+
+  out.html = { bg: rootCS.backgroundColor, color: rootCS.color, font: rootCS.fontFamily };
+  out.body = { bg: bodyCS.backgroundColor, color: bodyCS.color, font: bodyCS.fontFamily, weight: bodyCS.fontWeight };
+
+  // Overlays: fixed/sticky consent or banner layers are not the brand.
+  const overlayRE = /cookie|consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot|truste|quantcast|banner|modal|popup|newsletter-?signup/i;
+  const consentRE = /cookie|consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot/i;
+  const ident = (el) => [el.id, typeof el.className === 'string' ? el.className : attr(el, 'class'), attr(el, 'aria-label'), attr(el, 'data-testid')].join(' ');
+  const isOverlayRoot = (el, cs) => {
+    const id = ident(el);
+    const pos = cs.position;
+    const floating = pos === 'fixed' || pos === 'sticky';
+    if (floating) {
+      if (/^(HEADER|NAV)$/.test(el.tagName) || attr(el, 'role') === 'banner') return consentRE.test(id);
+      return overlayRE.test(id);
+    }
+    const role = attr(el, 'role');
+    return consentRE.test(id) && (role === 'dialog' || role === 'alertdialog' || attr(el, 'aria-modal') === 'true');
+  };
+
+  // Colour evidence aggregated by (computed colour, role).
+  const colors = {};
+  const addColor = (c, role, w, top) => {
+    if (!c || w <= 0 || c === 'rgba(0, 0, 0, 0)' || c === 'transparent') return;
+    const k = role + '|' + c;
+    const e = colors[k] || (colors[k] = { c, role, w: 0, n: 0, top: 1e9 });
+    e.w += w; e.n += 1; if (top < e.top) e.top = top;
+  };
+  const fonts = {};
+  const addFont = (family, role, weight, chars) => {
+    const k = role + '|' + family;
+    const e = fonts[k] || (fonts[k] = { family, role, chars: 0, weights: {} });
+    e.chars += chars; e.weights[weight] = (e.weights[weight] || 0) + chars;
+  };
+
+  const ctaRE = /(^|[\s_-])(btn|button|cta|call-to-action)([\s_-]|$)/i;
+  const isHomeHref = (a) => {
+    if (!a) return false;
+    const h = attr(a, 'href');
+    if (!h) return false;
+    let u;
+    try { u = new URL(h, doc.baseURI); } catch (e) { return false; }
+    if (u.hostname.replace(/^www\./, '') !== location.hostname.replace(/^www\./, '')) return false;
+    const p = u.pathname.replace(/\/index\.(html?|php)$/, '/');
+    return p === '/' || p === location.pathname || /^\/[a-z]{2}([-_][a-z]{2})?\/?$/i.test(p);
+  };
+  const effectiveBg = (el) => {
+    for (let e = el.parentElement; e; e = e.parentElement) {
+      const b = getComputedStyle(e).backgroundColor;
+      if (b && b !== 'rgba(0, 0, 0, 0)' && b !== 'transparent') return b;
+    }
+    return '';
+  };
+  const isCTA = (el, cs, rect) => {
+    const tag = el.tagName;
+    if (tag === 'BUTTON' || attr(el, 'role') === 'button') return true;
+    if (tag === 'INPUT') return /^(submit|button)$/i.test(attr(el, 'type'));
+    if (tag !== 'A') return false;
+    if (ctaRE.test(typeof el.className === 'string' ? el.className : '')) return true;
+    // A link painted like a button: own background unlike what is behind it, padded.
+    const bg = cs.backgroundColor;
+    if (!bg || bg === 'rgba(0, 0, 0, 0)') return false;
+    const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+    return pad >= 12 && rect.height >= 24 && bg !== effectiveBg(el);
+  };
+
+  const textParts = [];
+  let textLen = 0;
+  const all = doc.body ? doc.body.getElementsByTagName('*') : [];
+  let ovRoot = null;
+  const n = Math.min(all.length, maxElems);
+  const visit = (el) => {
+    const tag = el.tagName;
+    if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|META|LINK|HEAD|TITLE|BR|IFRAME|OBJECT|EMBED)$/.test(tag)) return;
+    if (el.closest('svg') && tag.toLowerCase() !== 'svg') return;
+    if (ovRoot && !ovRoot.contains(el)) ovRoot = null;
+    const cs = getComputedStyle(el);
+    if (!ovRoot && isOverlayRoot(el, cs)) { ovRoot = el; out.overlays++; }
+    if (cs.display === 'none' || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) return;
+    const rect = el.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1) return;
+    const top = rect.top + sy;
+    let own = 0;
+    for (const ch of el.childNodes) if (ch.nodeType === 3) own += ch.nodeValue.trim().length;
+    const overlay = !!ovRoot;
+    const pre = overlay ? 'overlay-' : '';
+    const heading = /^H[1-6]$/.test(tag) || !!el.closest('h1,h2,h3,h4,h5,h6');
+    const inHeader = !!el.closest('header,nav,[role=banner],[role=navigation]');
+    const inFooter = !!el.closest('footer,[role=contentinfo]');
+    const isHeaderEl = /^(HEADER|NAV)$/.test(tag) || /^(banner|navigation)$/.test(attr(el, 'role'));
+    const isFooterEl = tag === 'FOOTER' || attr(el, 'role') === 'contentinfo';
+    const cta = isCTA(el, cs, rect);
+    const anchor = el.closest('a');
+    const link = !cta && !!anchor && !anchor.matches('[class*=btn],[class*=button]');
+    const area = Math.min(rect.width * rect.height, vw * vh) / (vw * vh);
+    const prominence = top < vh ? 1.25 : 1;
+
+    // Backgrounds.
+    const bg = cs.backgroundColor;
+    if (cta) addColor(bg, pre + 'cta-bg', prominence, top);
+    else if (isHeaderEl) addColor(bg, pre + 'header-bg', 1, top);
+    else if (isFooterEl) addColor(bg, pre + 'footer-bg', 1, top);
+    else if (rect.width * rect.height >= 150) addColor(bg, pre + 'bg', area, top);
+
+    // Text colour.
+    if (own > 0) {
+      let role = 'text';
+      if (cta) role = 'cta-text';
+      else if (heading) role = 'heading-text';
+      else if (link) role = inHeader ? 'nav-text' : (inFooter ? 'footer-text' : 'link-text');
+      addColor(cs.color, pre + role, role === 'text' ? own : 1, top);
+    }
+
+    // Borders (underlines, rules, outlines). A button's border counts once
+    // per button, and not at all when it only repeats its background.
+    for (const side of ['Top', 'Right', 'Bottom', 'Left']) {
+      const bw = parseFloat(cs['border' + side + 'Width']);
+      const style = cs['border' + side + 'Style'];
+      const color = cs['border' + side + 'Color'];
+      if (!(bw >= 1) || style === 'none' || style === 'hidden') continue;
+      if (cta) {
+        if (color !== bg) addColor(color, pre + 'cta-border', 0.25 * prominence, top);
+        continue;
+      }
+      const len = (side === 'Top' || side === 'Bottom') ? rect.width : rect.height;
+      addColor(color, pre + (inHeader ? 'nav-border' : 'border'), Math.min(1, (bw * len) / (vw * 4)), top);
+    }
+
+    // Fonts and copy (never from overlays).
+    if (own > 0 && !overlay) {
+      const fw = parseInt(cs.fontWeight, 10) || 400;
+      addFont(cs.fontFamily, heading ? 'heading' : (cta || inHeader ? 'ui' : 'text'), fw, own);
+      if (textLen < maxText) {
+        let t = '';
+        for (const ch of el.childNodes) if (ch.nodeType === 3) t += ch.nodeValue;
+        t = t.replace(/\s+/g, ' ').trim();
+        if (t) { textParts.push(t); textLen += t.length + 1; }
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    try { visit(all[i]); } catch (e) { /* one odd element must not spoil the page */ }
+  }
+  out.colors = Object.values(colors).slice(0, 600);
+  out.fonts = Object.values(fonts).slice(0, 200);
+  out.text = textParts.join('\n').slice(0, maxText);
+
+  // Logo candidates.
+  const brandish = (el) => {
+    const a = el.closest('a');
+    const parts = [];
+    for (let e = el, d = 0; e && d < 3; e = e.parentElement, d++) parts.push(ident(e));
+    return {
+      ident: clip(parts.join(' '), 400),
+      linkLabel: clip(a ? (attr(a, 'aria-label') || attr(a, 'title')) : '', 200),
+      inHomeLink: isHomeHref(a),
+      inHeader: !!el.closest('header,nav,[role=banner],[role=navigation],[class*=header i],[id*=header i],[class*=navbar i]'),
+      inFooter: !!el.closest('footer,[role=contentinfo],[class*=footer i],[id*=footer i]'),
+      inButton: !!el.closest('button,[role=button]'),
+      inOverlay: (() => { for (let e = el; e; e = e.parentElement) { if (isOverlayRoot(e, getComputedStyle(e))) return true; } return false; })(),
+      siblings: el.parentElement && el.parentElement.parentElement ? el.parentElement.parentElement.querySelectorAll('img,svg').length : 0,
+    };
+  };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return {
+      x: Math.round(r.left + sx), y: Math.round(r.top + sy), w: Math.round(r.width), h: Math.round(r.height),
+      visible: r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none' && parseFloat(cs.opacity) > 0,
+    };
+  };
+  const firstSrc = (srcset) => {
+    if (!srcset) return '';
+    let best = '', bestW = -1;
+    srcset.split(/,\s+/).forEach((part) => {
+      const bits = part.trim().split(/\s+/);
+      const w = parseFloat(bits[1]) || 1;
+      if (bits[0] && w > bestW) { best = bits[0]; bestW = w; }
+    });
+    return abs(best);
+  };
+
+  const imgs = Array.from(doc.images).slice(0, 250);
+  const safely = (fn) => { try { fn(); } catch (e) { /* skip this candidate */ } };
+  for (const img of imgs) safely(() => {
+    const c = Object.assign({ kind: 'img' }, box(img), brandish(img));
+    c.src = img.currentSrc || abs(attr(img, 'src'));
+    const lazy = attr(img, 'data-src') || attr(img, 'data-lazy-src') || attr(img, 'data-original');
+    if (lazy && (!c.src || c.src.startsWith('data:image/gif') || /placeholder|blank|spacer/i.test(c.src))) c.src = abs(lazy);
+    if (!c.src) c.src = firstSrc(attr(img, 'srcset') || attr(img, 'data-srcset'));
+    c.alt = clip(attr(img, 'alt'), 200);
+    c.title = clip(attr(img, 'title'), 200);
+    c.nw = img.naturalWidth || 0; c.nh = img.naturalHeight || 0;
+    const pic = img.parentElement && img.parentElement.tagName === 'PICTURE' ? img.parentElement : null;
+    if (pic) {
+      pic.querySelectorAll('source').forEach((s) => {
+        if (/prefers-color-scheme\s*:\s*dark/i.test(attr(s, 'media'))) c.darkSrc = firstSrc(attr(s, 'srcset'));
+        else if (/prefers-color-scheme\s*:\s*light/i.test(attr(s, 'media'))) c.lightSrc = firstSrc(attr(s, 'srcset'));
+      });
+    }
+    if (c.src) out.logos.push(c);
+  });
+
+  // Inline SVGs: serialise a clone with computed paint inlined so the stored
+  // file looks like the page without the page's stylesheet.
+  const paintProps = ['fill', 'stroke', 'stroke-width', 'opacity', 'fill-opacity', 'stroke-opacity'];
+  const fontProps = ['font-family', 'font-weight', 'font-size'];
+  const paintDefaults = { 'stroke': 'none', 'stroke-width': '1px', 'opacity': '1', 'fill-opacity': '1', 'stroke-opacity': '1' };
+  const shapeRE = /^(path|circle|rect|ellipse|polygon|polyline|line|text|tspan|textpath|use)$/i;
+  const textRE = /^(text|tspan|textpath)$/i;
+  const svgs = Array.from(doc.querySelectorAll('svg')).filter((s) => !s.parentElement || !s.parentElement.closest('svg')).slice(0, 120);
+  let markupBudget = opts.maxMarkup || 600000;
+  for (const svg of svgs) safely(() => {
+    const b = box(svg);
+    if (!b.visible || b.w < 12 || b.h < 8) return;
+    const c = Object.assign({ kind: 'svg' }, b, brandish(svg));
+    const t = svg.querySelector('title');
+    c.title = clip(t ? t.textContent : '', 200);
+    c.alt = clip(attr(svg, 'aria-label'), 200);
+    // Only marks that could be the logo are serialised (bounded in total).
+    const plausible = c.inHeader || c.inHomeLink || b.y < vh || /logo|brand/i.test(c.ident + ' ' + c.title + ' ' + c.alt + ' ' + c.linkLabel);
+    if (!plausible || c.inOverlay || markupBudget <= 0) return;
+    c.hasText = !!Array.from(svg.querySelectorAll('text')).find((x) => x.textContent.trim());
+    c.externalUse = !!Array.from(svg.querySelectorAll('use')).find((u) => { const h = attr(u, 'href') || attr(u, 'xlink:href'); return h && !h.startsWith('#'); });
+    const fills = {};
+    const clone = svg.cloneNode(true);
+    const src = Array.from(svg.querySelectorAll('*'));
+    const dst = Array.from(clone.querySelectorAll('*'));
+    for (let k = 0; k < src.length && k < 3000; k++) {
+      const tag = src[k].tagName;
+      if (!shapeRE.test(tag) || src[k].closest('defs,clipPath,mask,pattern,symbol,marker')) continue;
+      const ecs = getComputedStyle(src[k]);
+      const props = textRE.test(tag) ? paintProps.concat(fontProps) : paintProps;
+      for (const p of props) {
+        const v = ecs.getPropertyValue(p);
+        if (v && paintDefaults[p] !== v) dst[k].setAttribute(p, v);
+      }
+      for (const p of ['fill', 'stroke']) {
+        const f = ecs.getPropertyValue(p);
+        if (f && f.startsWith('rgb')) fills[f] = (fills[f] || 0) + 1;
+      }
+    }
+    // <use href="#id"> pointing at a sprite elsewhere in the page: carry the
+    // referenced symbols along so the stored file stands alone.
+    const carried = [];
+    clone.querySelectorAll('use').forEach((u) => {
+      const h = attr(u, 'href') || attr(u, 'xlink:href');
+      if (!h || !h.startsWith('#') || h.length < 2) return;
+      const id = h.slice(1);
+      if (svg.querySelector('[id="' + CSS.escape(id) + '"]')) return;
+      const ref = doc.getElementById(id);
+      if (ref && ref.closest('svg') && !carried.includes(ref)) carried.push(ref);
+    });
+    if (carried.length) {
+      const defs = doc.createElementNS('http://www.w3.org/2000/svg', 'defs');
+      carried.forEach((r) => defs.appendChild(r.cloneNode(true)));
+      clone.insertBefore(defs, clone.firstChild);
+    }
+    if (!attr(clone, 'width')) clone.setAttribute('width', String(b.w));
+    if (!attr(clone, 'height')) clone.setAttribute('height', String(b.h));
+    clone.removeAttribute('class');
+    clone.removeAttribute('style');
+    const html = clone.outerHTML;
+    c.markup = html.length <= maxSVG ? html : '';
+    markupBudget -= c.markup.length;
+    c.fills = Object.keys(fills).slice(0, 20);
+    out.logos.push(c);
+  });
+
+  // CSS background-image logos in the header ("a.logo { background: url(…) }").
+  const bgLogo = Array.from(doc.querySelectorAll('[class*=logo i],[id*=logo i]')).slice(0, 40);
+  for (const el of bgLogo) safely(() => {
+    const m = /url\(["']?([^"')]+)["']?\)/.exec(getComputedStyle(el).backgroundImage || '');
+    if (!m) return;
+    const c = Object.assign({ kind: 'bg' }, box(el), brandish(el));
+    c.src = abs(m[1]);
+    c.alt = clip(attr(el, 'aria-label') || el.textContent, 200);
+    out.logos.push(c);
+  });
+
+  probe.remove();
+  return JSON.stringify(out);
+}

@@ -1,0 +1,362 @@
+package extract
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	colorful "github.com/lucasb-eyer/go-colorful"
+)
+
+// rgba is a colour in gamma-encoded sRGB with straight alpha, each channel in
+// [0, 1] (wide-gamut inputs are clamped into sRGB).
+type rgba struct {
+	R, G, B, A float64
+}
+
+// colorful returns the opaque colour for go-colorful's metrics.
+func (c rgba) colorful() colorful.Color { return colorful.Color{R: c.R, G: c.G, B: c.B} }
+
+// hex returns #RRGGBB (upper case), ignoring alpha.
+func (c rgba) hex() string {
+	return fmt.Sprintf("#%02X%02X%02X", to255(c.R), to255(c.G), to255(c.B))
+}
+
+func to255(v float64) int {
+	if math.IsNaN(v) || v <= 0 {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return int(math.Round(v * 255))
+}
+
+// over composites c onto an opaque background (alpha blending in sRGB, as
+// browsers paint).
+func (c rgba) over(bg rgba) rgba {
+	a := clamp01(c.A)
+	return rgba{
+		R: c.R*a + bg.R*(1-a),
+		G: c.G*a + bg.G*(1-a),
+		B: c.B*a + bg.B*(1-a),
+		A: 1,
+	}
+}
+
+func clamp01(v float64) float64 {
+	if math.IsNaN(v) || v < 0 {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
+
+func fromColorful(c colorful.Color, alpha float64) rgba {
+	return rgba{R: clamp01(c.R), G: clamp01(c.G), B: clamp01(c.B), A: clamp01(alpha)}
+}
+
+// parseColor parses a CSS colour: hex (#RGB, #RGBA, #RRGGBB, #RRGGBBAA),
+// named colours and transparent, rgb()/rgba(), hsl()/hsla(), hwb(), lab(),
+// lch(), oklab(), oklch() and color() in the predefined spaces (srgb,
+// srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50,
+// xyz-d65), in legacy comma and modern space/slash syntax, with "none".
+// It covers everything Chromium's computed style serialises. currentColor,
+// var() and relative colours are not resolvable here and report false.
+func parseColor(s string) (rgba, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" || len(s) > 256 {
+		return rgba{}, false
+	}
+	if s[0] == '#' {
+		return parseHex(s[1:])
+	}
+	if s == "transparent" {
+		return rgba{}, true
+	}
+	if c, ok := namedColors[s]; ok {
+		return rgba{R: float64(c[0]) / 255, G: float64(c[1]) / 255, B: float64(c[2]) / 255, A: 1}, true
+	}
+	open := strings.IndexByte(s, '(')
+	if open <= 0 || s[len(s)-1] != ')' {
+		return rgba{}, false
+	}
+	name := strings.TrimSpace(s[:open])
+	body := s[open+1 : len(s)-1]
+	if strings.ContainsAny(body, "()") { // nested functions (var(), calc(), from …)
+		return rgba{}, false
+	}
+	args, alpha, ok := splitArgs(body)
+	if !ok {
+		return rgba{}, false
+	}
+	a := 1.0
+	if alpha != "" {
+		if a, ok = parseAlpha(alpha); !ok {
+			return rgba{}, false
+		}
+	}
+	switch name {
+	case "rgb", "rgba":
+		return parseRGB(args, a)
+	case "hsl", "hsla":
+		return parseHSL(args, a)
+	case "hwb":
+		return parseHWB(args, a)
+	case "lab", "lch", "oklab", "oklch":
+		return parseLabLike(name, args, a)
+	case "color":
+		return parseColorFunc(args, a)
+	}
+	return rgba{}, false
+}
+
+func parseHex(h string) (rgba, bool) {
+	for i := 0; i < len(h); i++ {
+		if !isHexDigit(h[i]) {
+			return rgba{}, false
+		}
+	}
+	digit := func(i, n int) float64 {
+		v, _ := strconv.ParseUint(h[i:i+n], 16, 8)
+		if n == 1 {
+			v *= 17
+		}
+		return float64(v) / 255
+	}
+	switch len(h) {
+	case 3, 4:
+		c := rgba{R: digit(0, 1), G: digit(1, 1), B: digit(2, 1), A: 1}
+		if len(h) == 4 {
+			c.A = digit(3, 1)
+		}
+		return c, true
+	case 6, 8:
+		c := rgba{R: digit(0, 2), G: digit(2, 2), B: digit(4, 2), A: 1}
+		if len(h) == 8 {
+			c.A = digit(6, 2)
+		}
+		return c, true
+	}
+	return rgba{}, false
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f'
+}
+
+// splitArgs splits a function body into its components and the alpha part:
+// "1, 2, 3, 0.5" (legacy) or "1 2 3 / 0.5" (modern).
+func splitArgs(body string) (args []string, alpha string, ok bool) {
+	if strings.Contains(body, ",") {
+		if strings.Contains(body, "/") {
+			return nil, "", false
+		}
+		for _, p := range strings.Split(body, ",") {
+			p = strings.TrimSpace(p)
+			if p == "" {
+				return nil, "", false
+			}
+			args = append(args, p)
+		}
+		switch len(args) {
+		case 3:
+			return args, "", true
+		case 4:
+			return args[:3], args[3], true
+		}
+		return nil, "", false
+	}
+	main, al, hasSlash := strings.Cut(body, "/")
+	if hasSlash {
+		al = strings.TrimSpace(al)
+		if al == "" || strings.Contains(al, "/") || len(strings.Fields(al)) != 1 {
+			return nil, "", false
+		}
+	}
+	args = strings.Fields(main)
+	return args, al, len(args) >= 3
+}
+
+// number parses a plain number or "none" (= 0).
+func number(s string) (float64, bool) {
+	if s == "none" {
+		return 0, true
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+// numOrPercent parses a number, or a percentage scaled so that 100% = full.
+func numOrPercent(s string, full float64) (float64, bool) {
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, ok := number(p)
+		return v / 100 * full, ok
+	}
+	return number(s)
+}
+
+// hue parses an angle in degrees (deg, rad, grad, turn or a bare number).
+func hue(s string) (float64, bool) {
+	units := []struct {
+		suffix string
+		factor float64
+	}{{"deg", 1}, {"grad", 0.9}, {"rad", 180 / math.Pi}, {"turn", 360}}
+	for _, u := range units {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			f, ok := number(v)
+			return f * u.factor, ok
+		}
+	}
+	return number(s)
+}
+
+func parseAlpha(s string) (float64, bool) {
+	v, ok := numOrPercent(s, 1)
+	return clamp01(v), ok
+}
+
+func parseRGB(args []string, a float64) (rgba, bool) {
+	if len(args) != 3 {
+		return rgba{}, false
+	}
+	var ch [3]float64
+	for i, p := range args {
+		v, ok := numOrPercent(p, 255)
+		if !ok {
+			return rgba{}, false
+		}
+		ch[i] = clamp01(v / 255)
+	}
+	return rgba{R: ch[0], G: ch[1], B: ch[2], A: a}, true
+}
+
+func parseHSL(args []string, a float64) (rgba, bool) {
+	if len(args) != 3 {
+		return rgba{}, false
+	}
+	h, ok1 := hue(args[0])
+	s, ok2 := numOrPercent(args[1], 100)
+	l, ok3 := numOrPercent(args[2], 100)
+	if !ok1 || !ok2 || !ok3 {
+		return rgba{}, false
+	}
+	h = math.Mod(h, 360)
+	if h < 0 {
+		h += 360
+	}
+	return fromColorful(colorful.Hsl(h, clamp01(s/100), clamp01(l/100)), a), true
+}
+
+func parseHWB(args []string, a float64) (rgba, bool) {
+	if len(args) != 3 {
+		return rgba{}, false
+	}
+	h, ok1 := hue(args[0])
+	w, ok2 := numOrPercent(args[1], 100)
+	b, ok3 := numOrPercent(args[2], 100)
+	if !ok1 || !ok2 || !ok3 {
+		return rgba{}, false
+	}
+	w, b = clamp01(w/100), clamp01(b/100)
+	if w+b >= 1 {
+		g := w / (w + b)
+		return rgba{R: g, G: g, B: g, A: a}, true
+	}
+	h = math.Mod(h, 360)
+	if h < 0 {
+		h += 360
+	}
+	base := colorful.Hsl(h, 1, 0.5)
+	f := func(c float64) float64 { return c*(1-w-b) + w }
+	return rgba{R: f(base.R), G: f(base.G), B: f(base.B), A: a}, true
+}
+
+// parseLabLike handles lab()/lch() (CIE, D50) and oklab()/oklch().
+func parseLabLike(name string, args []string, a float64) (rgba, bool) {
+	if len(args) != 3 {
+		return rgba{}, false
+	}
+	ok := name == "oklab" || name == "oklch"
+	lFull, abFull, cFull := 100.0, 125.0, 150.0
+	if ok {
+		lFull, abFull, cFull = 1, 0.4, 0.4
+	}
+	l, ok1 := numOrPercent(args[0], lFull)
+	if !ok1 {
+		return rgba{}, false
+	}
+	var x, y float64
+	var ok2, ok3 bool
+	if strings.HasSuffix(name, "lch") {
+		var c, h float64
+		c, ok2 = numOrPercent(args[1], cFull)
+		h, ok3 = hue(args[2])
+		c = math.Max(c, 0)
+		x, y = c*math.Cos(h*math.Pi/180), c*math.Sin(h*math.Pi/180)
+	} else {
+		x, ok2 = numOrPercent(args[1], abFull)
+		y, ok3 = numOrPercent(args[2], abFull)
+	}
+	if !ok2 || !ok3 {
+		return rgba{}, false
+	}
+	if ok {
+		return fromColorful(colorful.OkLab(l, x, y), a), true
+	}
+	l = math.Max(0, math.Min(l, 100))
+	X, Y, Z := colorful.LabToXyzWhiteRef(l/100, x/100, y/100, colorful.D50)
+	return fromColorful(colorful.XyzD50(X, Y, Z), a), true
+}
+
+func parseColorFunc(args []string, a float64) (rgba, bool) {
+	if len(args) != 4 {
+		return rgba{}, false
+	}
+	var v [3]float64
+	for i, p := range args[1:] {
+		f, ok := numOrPercent(p, 1)
+		if !ok {
+			return rgba{}, false
+		}
+		v[i] = f
+	}
+	var c colorful.Color
+	switch args[0] {
+	case "srgb":
+		c = colorful.Color{R: v[0], G: v[1], B: v[2]}
+	case "srgb-linear":
+		c = colorful.LinearRgb(v[0], v[1], v[2])
+	case "display-p3":
+		c = colorful.DisplayP3(v[0], v[1], v[2])
+	case "a98-rgb":
+		c = colorful.A98Rgb(v[0], v[1], v[2])
+	case "prophoto-rgb":
+		c = colorful.ProPhotoRgb(v[0], v[1], v[2])
+	case "rec2020":
+		c = colorful.Rec2020(v[0], v[1], v[2])
+	case "xyz", "xyz-d65":
+		c = colorful.Xyz(v[0], v[1], v[2])
+	case "xyz-d50":
+		c = colorful.XyzD50(v[0], v[1], v[2])
+	default:
+		return rgba{}, false
+	}
+	return fromColorful(c, a), true
+}
+
+// normalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
+// when s is not a colour or is (almost) fully transparent.
+func normalizeHex(s string, bg rgba) string {
+	c, ok := parseColor(s)
+	if !ok || c.A < 0.05 {
+		return ""
+	}
+	return c.over(bg).hex()
+}

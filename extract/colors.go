@@ -1,0 +1,351 @@
+package extract
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Colour ranking. Every rendered colour collects evidence by role; the role
+// weights say how much a role speaks for the brand. Call-to-action
+// backgrounds speak loudest, then links, brand-named custom properties,
+// theme-color and the header; plain text colour and large neutral areas say
+// little. Amounts grow with a square root so a colour used everywhere does
+// not drown one used on every button.
+var roleWeights = map[string]float64{
+	"cta-bg":       20,
+	"cta-border":   4,
+	"cta-text":     4,
+	"link-text":    5,
+	"nav-border":   5,
+	"nav-text":     1.5,
+	"footer-text":  1,
+	"header-bg":    4,
+	"footer-bg":    3,
+	"heading-text": 3,
+	"bg":           3,
+	"border":       1.5,
+	"text":         1,
+}
+
+const (
+	weightThemeColor = 6
+	weightManifest   = 5
+	weightTileColor  = 3
+	weightLogoFill   = 3
+	minPaletteScore  = 2
+	maxPalette       = 8
+)
+
+var (
+	varPrimary   = regexp.MustCompile(`(?i)primary|brand|main|cta|action|theme`)
+	varSecondary = regexp.MustCompile(`(?i)secondary`)
+	varAccent    = regexp.MustCompile(`(?i)accent|highlight|tertiary`)
+	varShade     = regexp.MustCompile(`(?i)dark|darker|light|lighter|hover|active|focus|pressed|muted|subtle|soft|tint|shade|contrast|fg|foreground|text|[-_](50|[1-9]00)$`)
+)
+
+// colorEv is the evidence for one #RRGGBB.
+type colorEv struct {
+	hex     string
+	c       rgba
+	score   float64
+	overlay float64
+	paint   float64 // evidence from painted areas, borders, vars, metadata, logos (not text)
+	varHint string  // primary, secondary or accent when a custom property names it so
+	l, ch   float64
+}
+
+// palette scores the colours of a page.
+type palette struct {
+	bg, text rgba
+	ev       map[string]*colorEv
+}
+
+func newPalette(sig *signals) *palette {
+	p := &palette{ev: map[string]*colorEv{}}
+	white := rgba{R: 1, G: 1, B: 1, A: 1}
+	p.bg = white
+	if c, ok := parseColor(sig.HTML.BG); ok && c.A >= 0.05 {
+		p.bg = c.over(white)
+	}
+	if c, ok := parseColor(sig.Body.BG); ok && c.A >= 0.05 {
+		p.bg = c.over(p.bg)
+	}
+	p.text = rgba{R: 0, G: 0, B: 0, A: 1}
+	if c, ok := parseColor(sig.Body.Color); ok && c.A >= 0.05 {
+		p.text = c.over(p.bg)
+	}
+	if strings.ReplaceAll(sig.Body.Color, " ", "") == "rgb(0,0,0)" {
+		// Body left at the default black: use the colour of most copy, if
+		// one clearly dominates (sites that style a wrapper, not body).
+		total, best, bestW := 0.0, "", 0.0
+		for _, o := range sig.Colors {
+			if o.Role == "text" {
+				total += o.W
+				if o.W > bestW {
+					best, bestW = o.C, o.W
+				}
+			}
+		}
+		if c, ok := parseColor(best); ok && c.A >= 0.5 && bestW >= 0.5*total {
+			p.text = c.over(p.bg)
+		}
+	}
+	return p
+}
+
+func (p *palette) get(s string) *colorEv {
+	c, ok := parseColor(s)
+	if !ok || c.A < 0.1 {
+		return nil
+	}
+	o := c.over(p.bg)
+	h := o.hex()
+	if e, ok := p.ev[h]; ok {
+		return e
+	}
+	l, a, b := o.colorful().Lab()
+	e := &colorEv{hex: h, c: o, l: l * 100, ch: math.Hypot(a, b) * 100}
+	p.ev[h] = e
+	return e
+}
+
+func (p *palette) add(s string, score float64) {
+	if e := p.get(s); e != nil {
+		e.score += score
+		e.paint += score
+	}
+}
+
+// inkRoles are text colours; a low-chroma colour seen only as text is a
+// muted copy colour, not a brand colour.
+var inkRoles = map[string]bool{"text": true, "link-text": true, "nav-text": true, "footer-text": true, "heading-text": true, "cta-text": true}
+
+// observe adds the page's rendered evidence.
+func (p *palette) observe(sig *signals) {
+	for _, o := range sig.Colors {
+		role, overlay := strings.CutPrefix(o.Role, "overlay-")
+		w, ok := roleWeights[role]
+		if !ok {
+			continue
+		}
+		amount := o.W
+		switch role {
+		case "header-bg", "footer-bg":
+			amount = float64(min(o.N, 3))
+		case "bg":
+			amount = o.W*4 + float64(o.N)*0.5
+		case "border":
+			amount = o.W * 4
+		case "text":
+			amount = o.W / 150
+		}
+		score := w * math.Sqrt(math.Min(amount, 9))
+		if e := p.get(o.C); e != nil {
+			if overlay {
+				e.overlay += score
+			} else {
+				e.score += score
+				if !inkRoles[role] {
+					e.paint += score
+				}
+			}
+		}
+	}
+	for _, v := range sig.RootVars {
+		e := p.get(v.C)
+		if e == nil {
+			continue
+		}
+		name := strings.TrimPrefix(v.Name, "--")
+		before := e.score
+		switch {
+		case varShade.MatchString(name):
+			e.score += 1
+		case varSecondary.MatchString(name):
+			e.score += 3
+			setHint(e, "secondary")
+		case varAccent.MatchString(name):
+			e.score += 3
+			setHint(e, "accent")
+		case varPrimary.MatchString(name):
+			e.score += 6
+			setHint(e, "primary")
+		default:
+			e.score += 0.5
+		}
+		e.paint += e.score - before
+	}
+	for _, t := range sig.Meta.ThemeColor {
+		if t.Media == "" || !strings.Contains(t.Media, "dark") {
+			p.add(t.C, weightThemeColor)
+		}
+	}
+	p.add(sig.Meta.TileColor, weightTileColor)
+	for _, ic := range sig.Icons {
+		if strings.Contains(ic.Rel, "mask-icon") {
+			p.add(ic.Color, weightTileColor)
+		}
+	}
+}
+
+func setHint(e *colorEv, h string) {
+	if e.varHint == "" || h == "primary" {
+		e.varHint = h
+	}
+}
+
+// neutral: greys, near-black, near-white, washed-out tints and muted copy
+// colours (low chroma, seen only as text).
+func (e *colorEv) neutral() bool {
+	return e.ch < 10 || e.l < 10 || (e.l > 94 && e.ch < 16) || (e.ch < 20 && e.paint < 2)
+}
+
+func deltaE(a, b rgba) float64 { return a.colorful().DistanceCIEDE2000(b.colorful()) * 100 }
+
+// rank returns the candidates that can stand for the brand, best first.
+// Chroma counts: a saturated colour on the buttons beats a dark slate used
+// for headings.
+func (p *palette) rank() (brand, neutral []*colorEv) {
+	for _, e := range p.ev {
+		if e.score <= 0 || deltaE(e.c, p.bg) < 4 || deltaE(e.c, p.text) < 4 {
+			continue
+		}
+		if e.overlay > e.score {
+			e.score *= 0.2
+		}
+		if e.neutral() {
+			neutral = append(neutral, e)
+			continue
+		}
+		brand = append(brand, e)
+	}
+	eff := func(e *colorEv) float64 { return e.score * math.Min(1, 0.4+e.ch/60) }
+	sort.Slice(brand, func(i, j int) bool {
+		if eff(brand[i]) != eff(brand[j]) {
+			return eff(brand[i]) > eff(brand[j])
+		}
+		return brand[i].hex < brand[j].hex
+	})
+	sort.Slice(neutral, func(i, j int) bool {
+		if neutral[i].score != neutral[j].score {
+			return neutral[i].score > neutral[j].score
+		}
+		return neutral[i].hex < neutral[j].hex
+	})
+	return brand, neutral
+}
+
+// chooseColors assembles app.Colors; every field is set.
+func chooseColors(sig *signals, man *webManifest, logoFills []string) app.Colors {
+	p := newPalette(sig)
+	p.observe(sig)
+	if man != nil {
+		p.add(man.ThemeColor, weightManifest)
+	}
+	for _, f := range logoFills {
+		p.add(f, weightLogoFill)
+	}
+	brand, neutral := p.rank()
+
+	out := app.Colors{Background: p.bg.hex(), Text: p.text.hex(), Palette: []string{}}
+	var picked []*colorEv
+	distinct := func(e *colorEv) bool {
+		for _, q := range picked {
+			if deltaE(e.c, q.c) < 10 {
+				return false
+			}
+		}
+		return true
+	}
+	take := func(hint string) *colorEv {
+		for _, e := range brand { // a custom property that names the role wins
+			if e.varHint == hint && distinct(e) && e.score >= minPaletteScore {
+				return e
+			}
+		}
+		for _, e := range brand {
+			if distinct(e) {
+				return e
+			}
+		}
+		return nil
+	}
+	primary := take("primary")
+	if primary == nil && len(neutral) > 0 {
+		primary = neutral[0]
+	}
+	if primary == nil {
+		out.Primary, out.Secondary, out.Accent = out.Text, out.Text, out.Text
+		out.Palette = []string{out.Text}
+		return out
+	}
+	// A var named primary only wins if the page uses it about as much.
+	if best := firstDistinct(brand, nil); best != nil && best != primary && best.score > 2*primary.score {
+		primary = best
+	}
+	picked = append(picked, primary)
+	out.Primary = primary.hex
+	secondary := take("secondary")
+	if secondary != nil {
+		picked = append(picked, secondary)
+	}
+	accent := take("accent")
+	if accent != nil {
+		picked = append(picked, accent)
+	}
+	// Fewer than three brand colours: secondary falls back to a dark neutral
+	// the page paints with (ink, footer) or the text colour; accent to the
+	// secondary brand colour or the primary.
+	out.Secondary, out.Accent = out.Text, primary.hex
+	if secondary != nil {
+		out.Secondary, out.Accent = secondary.hex, secondary.hex
+	} else {
+		for _, e := range neutral {
+			if e.l < 35 && e.paint >= 3 && deltaE(e.c, primary.c) >= 10 {
+				out.Secondary = e.hex
+				break
+			}
+		}
+	}
+	if accent != nil {
+		out.Accent = accent.hex
+	}
+
+	// Palette: the brand colours, de-duplicated by CIEDE2000.
+	var pal []*colorEv
+	for _, e := range append(append([]*colorEv{}, picked...), brand...) {
+		if e.score < minPaletteScore && e != primary {
+			continue
+		}
+		dup := false
+		for _, q := range pal {
+			if deltaE(e.c, q.c) < 6 {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			pal = append(pal, e)
+		}
+		if len(pal) == maxPalette {
+			break
+		}
+	}
+	for _, e := range pal {
+		out.Palette = append(out.Palette, e.hex)
+	}
+	return out
+}
+
+func firstDistinct(list []*colorEv, not *colorEv) *colorEv {
+	for _, e := range list {
+		if e != not {
+			return e
+		}
+	}
+	return nil
+}

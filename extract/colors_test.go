@@ -1,0 +1,231 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+func TestParseColor(t *testing.T) {
+	cases := []struct {
+		in    string
+		hex   string
+		alpha float64
+	}{
+		{"#B4532A", "#B4532A", 1},
+		{"#b4532a", "#B4532A", 1},
+		{"  #fff ", "#FFFFFF", 1},
+		{"#0f08", "#00FF00", 0.533},
+		{"#11223380", "#112233", 0.502},
+		{"rgb(180, 83, 42)", "#B4532A", 1},
+		{"rgba(180, 83, 42, 0.5)", "#B4532A", 0.5},
+		{"rgb(180 83 42 / 50%)", "#B4532A", 0.5},
+		{"rgb(100% 0% 0%)", "#FF0000", 1},
+		{"rgb(300, -5, 42.4)", "#FF002A", 1},
+		{"rgba(0, 0, 0, 0)", "#000000", 0},
+		{"RGB(1,2,3)", "#010203", 1},
+		{"hsl(120, 100%, 25%)", "#008000", 1},
+		{"hsl(120deg 100% 25% / 0.2)", "#008000", 0.2},
+		{"hsla(0.5turn, 100%, 50%, 1)", "#00FFFF", 1},
+		{"hsl(none 0% 50%)", "#808080", 1},
+		{"hwb(0 0% 0%)", "#FF0000", 1},
+		{"hwb(120 20% 20%)", "#33CC33", 1},
+		{"hwb(0 60% 60%)", "#808080", 1},
+		{"rebeccapurple", "#663399", 1},
+		{"White", "#FFFFFF", 1},
+		{"transparent", "#000000", 0},
+		{"color(srgb 1 0 0)", "#FF0000", 1},
+		{"color(srgb 0.5 0.5 0.5 / 0.25)", "#808080", 0.25},
+		{"color(srgb-linear 0.2140 0.2140 0.2140)", "#808080", 1},
+		{"color(display-p3 0.5 0.5 0.5)", "#808080", 1},
+		{"color(xyz-d65 0.95047 1 1.08883)", "#FFFFFF", 1},
+		{"color(xyz-d50 0.96422 1 0.82521)", "#FFFFFF", 1},
+		{"lab(100 0 0)", "#FFFFFF", 1},
+		{"lab(0% 0 0)", "#000000", 1},
+		{"lch(50 0 0)", "#777777", 1},
+		{"oklab(1 0 0)", "#FFFFFF", 1},
+		{"oklch(0.627955 0.257683 29.2339)", "#FF0000", 1},
+		{"oklch(62.8% 0.2577 29.23 / 0.5)", "#FF0000", 0.5},
+	}
+	for _, c := range cases {
+		got, ok := parseColor(c.in)
+		if !ok {
+			t.Errorf("parseColor(%q) failed", c.in)
+			continue
+		}
+		want, _ := parseColor(c.hex)
+		if !near255(got, want) || math.Abs(got.A-c.alpha) > 0.01 {
+			t.Errorf("parseColor(%q) = %s a=%.3f, want %s a=%.3f", c.in, got.hex(), got.A, c.hex, c.alpha)
+		}
+	}
+	for _, bad := range []string{"", "#12", "#12345", "#ggg", "rgb(1,2)", "rgb(1 2 3 4)", "rgb(1, 2 3)", "hsl(a, b, c)",
+		"notacolor", "currentColor", "var(--x)", "rgb(var(--r) 0 0)", "color(foo 1 2 3)", "rgb(1,2,3,)", "calc(1)", "rgb(1 2 3 / )"} {
+		if c, ok := parseColor(bad); ok {
+			t.Errorf("parseColor(%q) = %v, want failure", bad, c)
+		}
+	}
+}
+
+// near255 compares two colours with ±1 per 8-bit channel.
+func near255(a, b rgba) bool {
+	return abs(to255(a.R)-to255(b.R)) <= 1 && abs(to255(a.G)-to255(b.G)) <= 1 && abs(to255(a.B)-to255(b.B)) <= 1
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func TestNormalizeHexBlendsAlpha(t *testing.T) {
+	bg := rgba{R: 1, G: 1, B: 1, A: 1}
+	if got := normalizeHex("rgba(0, 0, 0, 0.5)", bg); got != "#808080" {
+		t.Errorf("half black on white = %s", got)
+	}
+	if got := normalizeHex("rgba(0, 0, 0, 0.01)", bg); got != "" {
+		t.Errorf("invisible colour = %q", got)
+	}
+	dark := rgba{R: 11.0 / 255, G: 13.0 / 255, B: 18.0 / 255, A: 1}
+	if got := normalizeHex("rgba(198, 255, 61, 0.35)", dark); got != "#4C6221" {
+		t.Errorf("blend on dark = %s", got)
+	}
+}
+
+func FuzzParseColor(f *testing.F) {
+	for _, s := range []string{"#abc", "#AABBCCDD", "rgb(1, 2, 3)", "rgba(1 2 3 / 40%)", "hsl(10deg 20% 30%)", "hwb(1 2% 3%)",
+		"lab(50 20 -30)", "lch(50% 30 200)", "oklab(0.5 0.1 -0.1)", "oklch(0.7 0.1 120 / 0.5)", "color(display-p3 1 0 0)",
+		"color(rec2020 0.1 0.2 0.3)", "color(prophoto-rgb 1 1 1)", "color(a98-rgb 0 1 0)", "navy", "transparent", "rgb(none none none)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, ok := parseColor(s)
+		if !ok {
+			return
+		}
+		for _, v := range []float64{c.R, c.G, c.B, c.A} {
+			if math.IsNaN(v) || v < 0 || v > 1 {
+				t.Fatalf("parseColor(%q) = %+v: channel out of range", s, c)
+			}
+		}
+		if h := c.hex(); !hexColor.MatchString(h) {
+			t.Fatalf("parseColor(%q).hex() = %q", s, h)
+		}
+		if h := c.over(rgba{R: 1, G: 1, B: 1, A: 1}).hex(); !hexColor.MatchString(h) {
+			t.Fatalf("blend of %q = %q", s, h)
+		}
+	})
+}
+
+// TestParseColorMatchesChromium paints each colour on a canvas in Chromium
+// and checks that parseColor of both the authored value and Chromium's
+// computed serialisation gives the same sRGB pixel (±2 per channel).
+func TestParseColorMatchesChromium(t *testing.T) {
+	e := getEnv(t)
+	inputs := []string{"#3A7", "#C6FF3D", "rgb(12 200 99)", "rgba(10, 20, 30, 1)", "hsl(200 60% 40%)", "hsl(33.5, 80%, 61%)",
+		"hwb(300 10% 30%)", "lab(52.2 40.1 59.9)", "lab(30% -20 10)", "lch(60 40 250)", "lch(85% 30 90deg)",
+		"oklab(0.6 0.1 -0.05)", "oklch(0.55 0.12 150)", "oklch(70% 0.1 20)", "color(srgb 0.2 0.4 0.6)",
+		"color(srgb-linear 0.1 0.3 0.5)", "color(display-p3 0.3 0.5 0.4)", "color(a98-rgb 0.5 0.4 0.3)",
+		"color(rec2020 0.4 0.4 0.5)", "color(prophoto-rgb 0.5 0.5 0.4)", "color(xyz 0.2 0.3 0.4)", "color(xyz-d50 0.3 0.3 0.2)",
+		"color-mix(in srgb, #ff0000 50%, #0000ff)"}
+	for name := range namedColors {
+		inputs = append(inputs, name)
+	}
+	sort.Strings(inputs)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := e.x.pool.browser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := b.rod.Context(ctx).Page(proto.TargetCreateTarget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Close()
+	res, err := page.Eval(`(inputs) => {
+	  const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+	  const cx = cv.getContext('2d', { willReadFrequently: true });
+	  const el = document.createElement('span'); document.body.appendChild(el);
+	  return JSON.stringify(inputs.map((v) => {
+	    el.style.color = ''; el.style.color = v;
+	    cx.clearRect(0, 0, 1, 1); cx.fillStyle = '#000'; cx.fillStyle = getComputedStyle(el).color; cx.fillRect(0, 0, 1, 1);
+	    const d = cx.getImageData(0, 0, 1, 1).data;
+	    return { v, computed: getComputedStyle(el).color, px: [d[0], d[1], d[2]] };
+	  }));
+	}`, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct {
+		V        string `json:"v"`
+		Computed string `json:"computed"`
+		Px       [3]int `json:"px"`
+	}
+	if err := json.Unmarshal([]byte(res.Value.Str()), &out); err != nil {
+		t.Fatal(err)
+	}
+	near := func(c rgba, px [3]int) bool {
+		return math.Abs(float64(to255(c.R)-px[0])) <= 2 && math.Abs(float64(to255(c.G)-px[1])) <= 2 && math.Abs(float64(to255(c.B)-px[2])) <= 2
+	}
+	for _, o := range out {
+		cc, ok := parseColor(o.Computed)
+		if !ok {
+			t.Errorf("%s: computed %q does not parse", o.V, o.Computed)
+			continue
+		}
+		if !near(cc, o.Px) {
+			t.Errorf("%s: computed %q → %s, Chromium paints %v", o.V, o.Computed, cc.hex(), o.Px)
+		}
+		if strings.HasPrefix(o.V, "color-mix") {
+			continue
+		}
+		if ca, ok := parseColor(o.V); !ok || !near(ca, o.Px) {
+			t.Errorf("%s → %s (ok=%v), Chromium paints %v", o.V, ca.hex(), ok, o.Px)
+		}
+	}
+}
+
+func TestChooseColorsFallbacks(t *testing.T) {
+	// Nothing rendered: every field still set, palette not nil.
+	c := chooseColors(&signals{}, nil, nil)
+	for _, v := range []string{c.Primary, c.Secondary, c.Accent, c.Background, c.Text} {
+		if !hexColor.MatchString(v) {
+			t.Fatalf("colours %+v", c)
+		}
+	}
+	if c.Background != "#FFFFFF" || c.Text != "#000000" || c.Palette == nil || len(c.Palette) == 0 {
+		t.Errorf("empty page colours %+v", c)
+	}
+	// A CTA colour beats a larger overlay colour and plain text colours.
+	sig := &signals{}
+	sig.Body = elementStyle{BG: "rgb(255, 255, 255)", Color: "rgb(20, 20, 20)"}
+	sig.Colors = []colorObs{
+		{C: "rgb(255, 46, 147)", Role: "overlay-bg", W: 3, N: 1},
+		{C: "rgb(255, 46, 147)", Role: "overlay-cta-bg", W: 3, N: 3},
+		{C: "rgb(46, 107, 63)", Role: "cta-bg", W: 2.5, N: 2},
+		{C: "rgb(46, 107, 63)", Role: "link-text", W: 4, N: 4},
+		{C: "rgb(242, 193, 78)", Role: "border", W: 0.5, N: 2},
+		{C: "rgb(100, 100, 100)", Role: "text", W: 3000, N: 40},
+	}
+	c = chooseColors(sig, nil, nil)
+	if c.Primary != "#2E6B3F" {
+		t.Errorf("primary = %s", c.Primary)
+	}
+	for _, p := range c.Palette {
+		if p == "#FF2E93" || p == "#646464" {
+			t.Errorf("palette has %s: %v", p, c.Palette)
+		}
+	}
+	// Body left at default black: the dominant copy colour is the text.
+	sig.Body.Color = "rgb(0, 0, 0)"
+	if c = chooseColors(sig, nil, nil); c.Text != "#646464" {
+		t.Errorf("text = %s", c.Text)
+	}
+}

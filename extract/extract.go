@@ -1,0 +1,275 @@
+// Package extract turns a website into a brand pack: it loads the page in
+// headless Chromium (go-rod), reads what the page renders in one in-page
+// evaluation (collect.js), and judges colours, fonts, logos, name and voice
+// in Go.
+//
+// Lifecycle: New checks the configuration (finds the Chromium binary, starts
+// the long-lived browser-level egress proxy) but launches Chromium lazily, on
+// the first Extract; a browser that crashed or got disconnected is replaced
+// on the next Extract. Config.Browsers extractions run at once, each in its
+// own incognito browser context with its own egress proxy; further callers
+// wait (bounded, honouring their context).
+//
+// All traffic leaves through the egress door: Chromium through proxies built
+// on it, logo and manifest downloads through Door.HTTPClient. A launched
+// Chromium runs headless with --no-sandbox (brandpack usually runs as root in
+// a container, where the sandbox cannot start; the container and the egress
+// proxy are the isolation), a fresh temporary profile, a minimal environment
+// (PATH, HOME/TMPDIR in the profile, LANG: no server secrets), background
+// networking, component updates, sync, QUIC and extensions off, and
+// egress.ChromiumFlags pointing at the browser-level proxy. Each extraction's
+// incognito context gets its own proxy (Target.createBrowserContext
+// proxyServer, bypass list <-loopback>), so request/byte caps and blocked
+// hosts are per extraction; downloads are denied and service workers
+// bypassed. A remote browser (Config.BrowserURL) must share brandpack's
+// network namespace, since those proxies listen on 127.0.0.1, and should be
+// started with egress.ChromiumFlags by its operator.
+//
+// Errors: the door's *app.Error as is (EFORBIDDEN, ENOTFOUND; also EFORBIDDEN
+// when the page redirects to a refused address), ETIMEOUT when
+// Config.ScrapeTimeout passes, ESCRAPER for navigation failures, refusal or
+// server-error answers (401, 403, 429, 5xx), a browser that crashed or
+// disconnected, and anything else that goes wrong in the browser; the
+// caller's own cancellation comes back as its context error.
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/egress"
+)
+
+// Config configures an Extractor. Zero values get the defaults noted.
+type Config struct {
+	ChromePath    string        // Chromium binary; default: chromium, chromium-browser, google-chrome … on PATH
+	BrowserURL    string        // connect to a running browser (ws://… or http://host:port) instead of launching
+	Browsers      int           // concurrent extractions (default 2)
+	ScrapeTimeout time.Duration // budget of one extraction (default 60 s) → app.ETIMEOUT
+	SettleCap     time.Duration // longest wait for a page to become quiet after load (default 5 s)
+	Door          *egress.Door  // required: the only way out
+
+	// CostPerBrowserSecond is the cost model: an extraction costs the
+	// seconds it held a browser context (create to dispose, measured wall
+	// time) times this rate, rounded to 6 decimals; waiting for a slot and
+	// Go-side work are free. The default, 0.0001 USD/s (0.36 USD per browser
+	// hour), is a conservative stand-in for hosted headless-browser pricing;
+	// self-hosters can set their own.
+	CostPerBrowserSecond float64
+
+	// Per-extraction egress caps on the page's traffic (defaults 600 requests,
+	// 60 MiB); beyond them the proxy refuses and the page is read as it is.
+	MaxRequests int
+	MaxBytes    int64
+
+	Logger *slog.Logger // stage progress at Debug/Info
+}
+
+const (
+	defaultBrowsers      = 2
+	defaultScrapeTimeout = 60 * time.Second
+	defaultSettleCap     = 5 * time.Second
+	defaultCostPerSecond = 0.0001
+	defaultMaxRequests   = 600
+	defaultMaxBytes      = 60 << 20
+	maxVoiceText         = 5000
+)
+
+// Extractor implements app.Extractor.
+type Extractor struct {
+	cfg   Config
+	door  *egress.Door
+	log   *slog.Logger
+	pool  *pool
+	proxy *egress.Proxy // browser-level proxy of a launched Chromium
+
+	onEgress func(egress.ProxyStats) // tests: the per-extraction proxy's final stats
+}
+
+var _ app.Extractor = (*Extractor)(nil)
+
+var (
+	errClosed      = errors.New("extract: extractor closed")
+	errBudget      = errors.New("extract: scrape budget exceeded")
+	errBrowserDied = errors.New("extract: browser connection lost")
+)
+
+// New validates cfg and prepares the pool; Chromium itself starts on the
+// first Extract. ctx is not retained.
+func New(ctx context.Context, cfg Config) (*Extractor, error) {
+	if cfg.Door == nil {
+		return nil, errors.New("extract: Config.Door is required")
+	}
+	if cfg.Browsers <= 0 {
+		cfg.Browsers = defaultBrowsers
+	}
+	if cfg.ScrapeTimeout <= 0 {
+		cfg.ScrapeTimeout = defaultScrapeTimeout
+	}
+	if cfg.SettleCap <= 0 {
+		cfg.SettleCap = defaultSettleCap
+	}
+	if cfg.CostPerBrowserSecond <= 0 {
+		cfg.CostPerBrowserSecond = defaultCostPerSecond
+	}
+	if cfg.MaxRequests <= 0 {
+		cfg.MaxRequests = defaultMaxRequests
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = defaultMaxBytes
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	e := &Extractor{cfg: cfg, door: cfg.Door, log: cfg.Logger}
+	if cfg.BrowserURL != "" {
+		e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
+			e.log.Info("connecting to browser", "url", cfg.BrowserURL)
+			return connectRemote(ctx, cfg.BrowserURL, e.log)
+		})
+		return e, nil
+	}
+	bin, err := findChrome(cfg.ChromePath)
+	if err != nil {
+		return nil, err
+	}
+	// One long-lived proxy for the whole browser: every context gets its own
+	// per-extraction proxy, so this one only sees traffic outside them.
+	e.proxy, err = cfg.Door.NewProxy(egress.ProxyLimits{})
+	if err != nil {
+		return nil, fmt.Errorf("extract: browser proxy: %w", err)
+	}
+	netFlags := egress.ChromiumFlags(e.proxy.URL())
+	e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
+		e.log.Info("launching chromium", "bin", bin)
+		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return launchBrowser(lctx, bin, netFlags, e.log)
+	})
+	return e, nil
+}
+
+// Start launches (or connects to) the browser now rather than on the first
+// Extract, so a misconfigured Chromium shows at start-up. Optional.
+func (e *Extractor) Start(ctx context.Context) error {
+	_, err := e.pool.browser(ctx)
+	return err
+}
+
+// Close stops the browser and the browser-level proxy. Running extractions
+// fail with app.ESCRAPER.
+func (e *Extractor) Close() error {
+	e.pool.close()
+	if e.proxy != nil {
+		return e.proxy.Close()
+	}
+	return nil
+}
+
+// Extract loads target (a bare hostname: https, else http; or an absolute
+// URL) and returns the pack of domain with its logo assets.
+func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Extraction, error) {
+	start := time.Now()
+	log := e.log.With("domain", domain)
+	ctx, cancel := context.WithTimeoutCause(ctx, e.cfg.ScrapeTimeout, errBudget)
+	defer cancel()
+
+	u, err := e.resolveTarget(ctx, log, domain, target)
+	if err != nil {
+		return nil, e.classify(ctx, err)
+	}
+	release, err := e.pool.acquire(ctx)
+	if err != nil {
+		if errors.Is(err, errBusy) {
+			return nil, app.Errorf(app.ESCRAPER, "All browsers are busy; try again shortly.")
+		}
+		return nil, e.classify(ctx, err)
+	}
+	page, spent, err := e.inBrowser(ctx, log, u)
+	release()
+	if err != nil {
+		return nil, e.classify(ctx, err)
+	}
+
+	x, err := e.assemble(ctx, log, domain, page)
+	if err != nil {
+		return nil, e.classify(ctx, err)
+	}
+	x.Pack.Metadata = app.PackMetadata{
+		Cached:       false,
+		ExtractedAt:  time.Now().UTC(),
+		TotalCostUSD: math.Round(spent.Seconds()*e.cfg.CostPerBrowserSecond*1e6) / 1e6,
+		FinalURL:     page.URL,
+		DurationMS:   time.Since(start).Milliseconds(),
+	}
+	log.Info("extracted", "brand", x.Pack.Brand, "primary", x.Pack.Colors.Primary,
+		"logos", len(x.Pack.Logos), "ms", x.Pack.Metadata.DurationMS)
+	return x, nil
+}
+
+// resolveTarget vets the host with the door and picks the URL to load.
+func (e *Extractor) resolveTarget(ctx context.Context, log *slog.Logger, domain, target string) (*url.URL, error) {
+	target = strings.TrimSpace(target)
+	if target == "" {
+		target = domain
+	}
+	explicit := strings.Contains(target, "://")
+	raw := target
+	if !explicit {
+		raw = "https://" + target
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, app.FieldError("url", "Not a valid http or https URL.")
+	}
+	u.Fragment = ""
+	log.Info("resolving", "host", u.Hostname())
+	if err := e.door.Check(ctx, u.Hostname()); err != nil {
+		return nil, err
+	}
+	if !explicit {
+		if !e.tlsWorks(ctx, u.Hostname(), u.Port()) {
+			u.Scheme = "http"
+		}
+		log.Debug("scheme chosen", "scheme", u.Scheme)
+	}
+	return u, nil
+}
+
+// classify maps an extraction failure to the application error a client
+// sees. Internal detail goes to the log only.
+func (e *Extractor) classify(ctx context.Context, err error) error {
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(err, errBrowserDied) || errors.Is(cause, errBrowserDied) || errors.Is(err, errClosed):
+		e.log.Warn("extraction failed: browser crashed or closed", "err", err)
+		return app.Errorf(app.ESCRAPER, "The headless browser crashed while loading the page.")
+	case errors.Is(cause, errBudget) || errors.Is(err, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded):
+		return app.Errorf(app.ETIMEOUT, "Scrape exceeded its %d-second budget.", int(e.cfg.ScrapeTimeout.Round(time.Second).Seconds()))
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	var ne *navError
+	if errors.As(err, &ne) {
+		e.log.Info("extraction failed: navigation", "reason", ne.text)
+		return app.Errorf(app.ESCRAPER, "The page could not be loaded.")
+	}
+	var he *httpStatusError
+	if errors.As(err, &he) {
+		e.log.Info("extraction failed: http status", "status", he.status)
+		return app.Errorf(app.ESCRAPER, "The site answered with HTTP %d.", he.status).With("status", he.status)
+	}
+	e.log.Warn("extraction failed", "err", err)
+	return app.Errorf(app.ESCRAPER, "The scraper failed to read the page.")
+}

@@ -1,0 +1,216 @@
+package extract
+
+import (
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// genericFamilies are CSS generic and system-alias families: never a brand
+// font when a named family precedes or follows them.
+var genericFamilies = map[string]bool{
+	"serif": true, "sans-serif": true, "monospace": true, "cursive": true, "fantasy": true,
+	"system-ui": true, "ui-serif": true, "ui-sans-serif": true, "ui-monospace": true,
+	"ui-rounded": true, "emoji": true, "math": true, "fangsong": true, "-apple-system": true,
+	"blinkmacsystemfont": true, "inherit": true, "initial": true, "unset": true, "revert": true,
+	"default": true, "apple color emoji": true, "segoe ui emoji": true, "segoe ui symbol": true,
+	"noto color emoji": true,
+}
+
+// splitFamilies splits a font-family stack on commas outside quotes and
+// strips quotes and whitespace.
+func splitFamilies(stack string) []string {
+	var out []string
+	var cur strings.Builder
+	var quote rune
+	flush := func() {
+		f := strings.Join(strings.Fields(cur.String()), " ")
+		if f != "" {
+			out = append(out, f)
+		}
+		cur.Reset()
+	}
+	for _, r := range stack {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote = r
+		case quote == 0 && r == ',':
+			flush()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// cleanFamily returns the family a stack asks for: the first named family,
+// or the first generic one when the stack names none.
+func cleanFamily(stack string) string {
+	fams := splitFamilies(stack)
+	for _, f := range fams {
+		if !genericFamilies[strings.ToLower(f)] {
+			return f
+		}
+	}
+	if len(fams) > 0 {
+		return strings.ToLower(fams[0])
+	}
+	return ""
+}
+
+type fontUse struct {
+	family        string
+	text, heading int
+	weights       map[int]bool
+}
+
+// chooseFonts reports the primary family (most body, navigation and button
+// text) and a secondary one (headings if they differ, else the next most
+// used family). Never nil.
+func chooseFonts(sig *signals) []app.Font {
+	uses := map[string]*fontUse{}
+	var order []string
+	get := func(stack string) *fontUse {
+		fam := cleanFamily(stack)
+		if fam == "" {
+			return nil
+		}
+		k := strings.ToLower(fam)
+		u, ok := uses[k]
+		if !ok {
+			u = &fontUse{family: fam, weights: map[int]bool{}}
+			uses[k] = u
+			order = append(order, k)
+		}
+		return u
+	}
+	total := 0
+	for _, o := range sig.Fonts {
+		u := get(o.Family)
+		if u == nil {
+			continue
+		}
+		if o.Role == "heading" {
+			u.heading += o.Chars
+		} else {
+			u.text += o.Chars
+		}
+		total += o.Chars
+		for w, n := range o.Weights {
+			if v, err := strconv.Atoi(w); err == nil && n > 0 {
+				u.weights[v] = true
+			}
+		}
+	}
+	if len(uses) == 0 {
+		if u := get(sig.Body.Font); u != nil {
+			u.text = 1
+			if w, err := strconv.Atoi(sig.Body.Weight); err == nil {
+				u.weights[w] = true
+			}
+		}
+	}
+	if len(uses) == 0 {
+		return []app.Font{}
+	}
+	byText := append([]string(nil), order...)
+	sort.SliceStable(byText, func(i, j int) bool {
+		a, b := uses[byText[i]], uses[byText[j]]
+		if a.text != b.text {
+			return a.text > b.text
+		}
+		return a.heading > b.heading
+	})
+	primary := uses[byText[0]]
+	fonts := []app.Font{font(primary, "primary", sig)}
+
+	var secondary *fontUse
+	for _, k := range order { // headings in a family of their own
+		u := uses[k]
+		if u != primary && u.heading > 0 && (secondary == nil || u.heading > secondary.heading) {
+			secondary = u
+		}
+	}
+	if secondary == nil { // else the next most used family, if it is used at all
+		for _, k := range byText[1:] {
+			u := uses[k]
+			if n := u.text + u.heading; n >= 40 || (total > 0 && float64(n)/float64(total) >= 0.02) {
+				secondary = u
+				break
+			}
+		}
+	}
+	if secondary != nil {
+		fonts = append(fonts, font(secondary, "secondary", sig))
+	}
+	return fonts
+}
+
+func font(u *fontUse, role string, sig *signals) app.Font {
+	var ws []int
+	for w := range u.weights {
+		ws = append(ws, w)
+	}
+	sort.Ints(ws)
+	return app.Font{Family: u.family, Role: role, Weights: ws, Origin: fontOrigin(u.family, sig)}
+}
+
+// fontOrigin: "google" when the family comes from Google Fonts, "self-hosted"
+// when the page declares an @font-face for it, else "system".
+func fontOrigin(family string, sig *signals) string {
+	fam := strings.ToLower(family)
+	face, faceAPI := false, false
+	for _, f := range sig.FontFaces {
+		if strings.ToLower(cleanFamily(f.Family)) != fam {
+			continue
+		}
+		src := strings.ToLower(f.Src)
+		if strings.Contains(src, "fonts.gstatic.com") || strings.Contains(src, "fonts.googleapis.com") {
+			return "google"
+		}
+		if f.API {
+			faceAPI = true
+		} else {
+			face = true
+		}
+	}
+	for _, href := range sig.Stylesheets {
+		if googleFamilies(href)[fam] {
+			return "google"
+		}
+	}
+	if face || faceAPI {
+		return "self-hosted"
+	}
+	return "system"
+}
+
+// googleFamilies lists the families a fonts.googleapis.com/css URL loads
+// (css?family=A|B:400 and css2?family=A:wght@400;700&family=B).
+func googleFamilies(href string) map[string]bool {
+	u, err := url.Parse(href)
+	if err != nil || !strings.HasSuffix(u.Hostname(), "fonts.googleapis.com") {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		v, ok := strings.CutPrefix(kv, "family=")
+		if !ok {
+			continue
+		}
+		if uv, err := url.QueryUnescape(v); err == nil {
+			v = uv
+		}
+		for _, f := range strings.Split(v, "|") {
+			name, _, _ := strings.Cut(f, ":")
+			out[strings.ToLower(strings.TrimSpace(name))] = true
+		}
+	}
+	return out
+}

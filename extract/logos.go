@@ -1,0 +1,313 @@
+package extract
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+var (
+	logoWord  = regexp.MustCompile(`(?i)logo|brand|wordmark|site-?title|navbar-brand`)
+	notLogo   = regexp.MustCompile(`(?i)social|facebook|twitter|instagram|linkedin|youtube|tiktok|pinterest|github|whatsapp|cart|basket|\bbag\b|search|menu|hamburger|burger|close|arrow|chevron|caret|avatar|account|profile|\bflag|payment|visa|mastercard|paypal|award|partner|client|sponsor|customer|trust|as-seen|press|rating|stars?\b|qr|app-?store|google-?play|spinner|loader`)
+	fillColor = regexp.MustCompile(`(?i)(?:fill|stroke|stop-color)\s*[:=]\s*["']?\s*(#[0-9a-f]{3,8}\b|rgba?\([^)]*\)|hsla?\([^)]*\)|[a-z]{3,20})`)
+)
+
+// logoOption is one thing that could be stored as a logo.
+type logoOption struct {
+	src    string // http(s) or data: URL
+	markup string // inline SVG markup instead of src
+	dark   string // dark-scheme variant URL (<picture> source)
+	icon   bool   // touch/fav/manifest icon
+	boxW   float64
+	boxH   float64
+	score  float64
+	fills  []string
+}
+
+// scoreLogo weighs a body candidate: where it sits (header, home link, top
+// left), what it is called (logo, the brand) and what it is not (social,
+// cart, menu icons, partner walls, heroes, footers).
+func scoreLogo(c *logoCand, label string, vw float64) float64 {
+	if c.InOverlay || (c.Kind == "svg" && (c.Markup == "" || c.ExternalUse)) || (c.Kind != "svg" && c.Src == "") {
+		return -1e9
+	}
+	s := 0.0
+	if !c.Visible {
+		s -= 25
+	}
+	if c.InHeader {
+		s += 25
+	}
+	if c.InHomeLink {
+		s += 25
+	}
+	file := ""
+	if u, err := url.Parse(c.Src); err == nil && !strings.HasPrefix(c.Src, "data:") {
+		file = path.Base(u.Path)
+	}
+	names := strings.Join([]string{c.Ident, c.Alt, c.Title, c.LinkLabel, file}, " ")
+	if logoWord.MatchString(names) {
+		s += 20
+	}
+	if l := normName(label); len(l) >= 3 {
+		for _, n := range []string{c.Alt, c.Title, c.LinkLabel, file} {
+			if nn := normName(n); nn != "" && (strings.Contains(nn, l) || (len(nn) >= 4 && strings.Contains(l, nn))) {
+				s += 20
+				break
+			}
+		}
+	}
+	if notLogo.MatchString(names) {
+		s -= 40
+	}
+	if c.Y < 160 {
+		s += 10
+	}
+	if vw > 0 && c.X < vw*0.34 {
+		s += 8
+	}
+	if c.Visible && (c.W < 16 || c.H < 10) {
+		s -= 30
+	}
+	if c.W > 700 || c.H > 300 {
+		s -= 25
+	}
+	if c.InFooter {
+		s -= 15
+	}
+	if c.InButton {
+		s -= 20
+	}
+	if c.Siblings > 6 {
+		s -= 20
+	}
+	return s
+}
+
+// bodyLogos returns the page's logo candidates worth trying, best first,
+// and the names (alt/title) of the best one.
+func bodyLogos(sig *signals, label string) ([]logoOption, []string) {
+	type scored struct {
+		c *logoCand
+		s float64
+	}
+	var list []scored
+	for i := range sig.Logos {
+		c := &sig.Logos[i]
+		if s := scoreLogo(c, label, sig.Viewport.W); s >= 30 {
+			list = append(list, scored{c, s})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
+	var out []logoOption
+	var names []string
+	for i, x := range list {
+		if i == 3 {
+			break
+		}
+		o := logoOption{src: x.c.Src, dark: x.c.DarkSrc, boxW: x.c.W, boxH: x.c.H, score: x.s, fills: x.c.Fills}
+		if x.c.Kind == "svg" {
+			o.src, o.markup = "", x.c.Markup
+		}
+		if x.c.LightSrc != "" && x.c.DarkSrc != "" {
+			o.src = x.c.LightSrc
+		}
+		out = append(out, o)
+		if i == 0 {
+			names = append(names, x.c.Alt, x.c.Title)
+		}
+	}
+	return out, names
+}
+
+// iconOptions lists app icons, best first: apple-touch-icon, manifest
+// icons, icon links (SVG, then the largest), /favicon.ico.
+func iconOptions(sig *signals, man *webManifest, pageURL string) []logoOption {
+	type ic struct {
+		href string
+		size int
+		rank int
+	}
+	var list []ic
+	hasIconLink := false
+	for _, l := range sig.Icons {
+		if l.Href == "" || strings.Contains(l.Rel, "mask-icon") {
+			continue
+		}
+		r := 2
+		switch {
+		case strings.Contains(l.Rel, "apple-touch-icon"):
+			r = 0
+		case strings.Contains(l.Type, "svg") || strings.HasSuffix(strings.ToLower(l.Href), ".svg"):
+			r = 2
+		default:
+			r = 3
+		}
+		hasIconLink = true
+		list = append(list, ic{l.Href, maxSize(l.Sizes), r})
+	}
+	if man != nil {
+		for _, m := range man.Icons {
+			if m.Src == "" || strings.Contains(m.Purpose, "monochrome") {
+				continue
+			}
+			r := 1
+			if strings.Contains(m.Purpose, "maskable") && !strings.Contains(m.Purpose, "any") {
+				r = 4
+			}
+			list = append(list, ic{man.resolve(m.Src), maxSize(m.Sizes), r})
+		}
+	}
+	if !hasIconLink {
+		if u, err := url.Parse(pageURL); err == nil {
+			list = append(list, ic{u.Scheme + "://" + u.Host + "/favicon.ico", 0, 5})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].rank != list[j].rank {
+			return list[i].rank < list[j].rank
+		}
+		return list[i].size > list[j].size
+	})
+	var out []logoOption
+	seen := map[string]bool{}
+	for _, x := range list {
+		if !seen[x.href] {
+			seen[x.href] = true
+			out = append(out, logoOption{src: x.href, icon: true})
+		}
+	}
+	return out
+}
+
+func maxSize(sizes string) int {
+	best := 0
+	for _, s := range strings.Fields(strings.ToLower(sizes)) {
+		if s == "any" {
+			return 1024
+		}
+		w, _, _ := strings.Cut(s, "x")
+		if n, err := strconv.Atoi(w); err == nil && n > best {
+			best = n
+		}
+	}
+	return best
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// chooseLogos picks, downloads and stores the logo (and its dark variant and
+// an app icon). It also returns the logo's name texts and SVG paint colours
+// for the name and colour judgements. Logos is never nil.
+func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, pageURL string, sig *signals, man *webManifest) ([]app.Logo, []app.Asset, []string, []string) {
+	label := domainLabel(hostOf(pageURL, domain))
+	body, names := bodyLogos(sig, label)
+	icons := iconOptions(sig, man, pageURL)
+	var fallbacks []logoOption
+	for _, o := range sig.JSONLD {
+		if o.Logo != "" {
+			fallbacks = append(fallbacks, logoOption{src: o.Logo})
+		}
+	}
+	fallbacks = append(fallbacks, icons...)
+	if sig.Meta.OGImage != "" {
+		fallbacks = append(fallbacks, logoOption{src: sig.Meta.OGImage})
+	}
+
+	logos, assets := []app.Logo{}, []app.Asset{}
+	var fills []string
+	seen := map[string]bool{}
+	keep := func(s *stored, l app.Logo) {
+		seen[s.asset.SHA256] = true
+		logos = append(logos, l)
+		assets = append(assets, s.asset)
+	}
+	attempts := 0
+	try := func(o logoOption, src string) *stored {
+		if attempts >= 6 {
+			return nil
+		}
+		attempts++
+		s, err := e.store(ctx, domain, o, src)
+		if err != nil {
+			log.Debug("logo candidate rejected", "src", trimURL(src), "err", err)
+			return nil
+		}
+		if seen[s.asset.SHA256] {
+			return nil
+		}
+		return s
+	}
+
+	var main *stored
+	var mainOpt logoOption
+	for _, o := range append(body, fallbacks...) {
+		if main = try(o, o.src); main != nil {
+			mainOpt = o
+			break
+		}
+	}
+	if main != nil {
+		var variants []string
+		var dark *stored
+		if mainOpt.dark != "" && mainOpt.dark != main.src {
+			dark = try(logoOption{boxW: mainOpt.boxW, boxH: mainOpt.boxH}, mainOpt.dark)
+			if dark != nil {
+				variants = []string{"light"}
+			}
+		}
+		source := main.src
+		if source == "" {
+			source = pageURL
+		}
+		role := logoRole(mainOpt, main)
+		keep(main, logoEntry(main, role, variants, source))
+		if dark != nil {
+			keep(dark, logoEntry(dark, role, []string{"dark"}, dark.src))
+		}
+		fills = append(fills, mainOpt.fills...)
+		if main.info.Ext == "svg" {
+			for _, m := range fillColor.FindAllStringSubmatch(string(main.asset.Data), 50) {
+				fills = append(fills, m[1])
+			}
+		}
+		if !mainOpt.icon {
+			for _, o := range icons {
+				if s := try(o, o.src); s != nil {
+					keep(s, logoEntry(s, "icon", nil, s.src))
+					break
+				}
+			}
+		}
+	}
+	log.Info("logos " + strconv.Itoa(len(logos)))
+	return logos, assets, names, fills
+}
+
+func hostOf(raw, fallback string) string {
+	if u, err := url.Parse(raw); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return fallback
+}
+
+func trimURL(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}

@@ -1,0 +1,174 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/egress"
+)
+
+// loaded is what one browser session produced.
+type loaded struct {
+	URL    string
+	Status int
+	Sig    *signals
+}
+
+// inBrowser runs one page load in a fresh incognito context behind its own
+// egress proxy, and returns the signals and the browser time spent.
+func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL) (*loaded, time.Duration, error) {
+	b, err := e.pool.browser(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-b.dead:
+			cancel(errBrowserDied)
+		case <-ctx.Done():
+		}
+	}()
+	began := time.Now()
+	res, err := e.session(ctx, log, b, u)
+	spent := time.Since(began)
+	if err != nil && ctx.Err() == nil && !b.ping(ctx) {
+		log.Warn("browser stopped answering; it will be replaced", "err", err)
+		e.pool.discard(b)
+		return nil, spent, errBrowserDied
+	}
+	if err != nil && errors.Is(context.Cause(ctx), errBrowserDied) {
+		e.pool.discard(b)
+		return nil, spent, errBrowserDied
+	}
+	return res, spent, err
+}
+
+func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL) (*loaded, error) {
+	proxy, err := e.door.NewProxy(egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes})
+	if err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
+	defer func() {
+		_ = proxy.Close()
+		st := proxy.Stats()
+		if e.onEgress != nil {
+			e.onEgress(st)
+		}
+		attrs := []any{"requests", st.Requests, "bytes", st.Bytes, "blocked", st.BlockedTotal}
+		if st.LimitHit != "" {
+			attrs = append(attrs, "limit", st.LimitHit)
+		}
+		for i, bl := range st.Blocked {
+			if i == 8 {
+				break
+			}
+			attrs = append(attrs, fmt.Sprintf("blocked_%d", i), bl.Host+" ("+bl.Reason+")")
+		}
+		log.Debug("egress", attrs...)
+	}()
+	cleanup := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	}
+
+	bc, err := proto.TargetCreateBrowserContext{
+		ProxyServer:     proxy.URL(),
+		ProxyBypassList: "<-loopback>",
+	}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("create browser context: %w", err)
+	}
+	defer func() {
+		cctx, cancel := cleanup()
+		defer cancel()
+		_ = proto.TargetDisposeBrowserContext{BrowserContextID: bc.BrowserContextID}.Call(b.rod.Context(cctx))
+	}()
+	if err := (proto.BrowserSetDownloadBehavior{
+		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorDeny,
+		BrowserContextID: bc.BrowserContextID,
+	}).Call(b.rod.Context(ctx)); err != nil {
+		return nil, fmt.Errorf("deny downloads: %w", err)
+	}
+	incognito := *b.rod
+	incognito.BrowserContextID = bc.BrowserContextID
+	page, err := incognito.Context(ctx).Page(proto.TargetCreateTarget{})
+	if err != nil {
+		return nil, fmt.Errorf("new page: %w", err)
+	}
+	defer func() {
+		cctx, cancel := cleanup()
+		defer cancel()
+		if err := page.Context(cctx).Close(); err != nil {
+			_, _ = proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.rod.Context(cctx))
+		}
+	}()
+	if err := (proto.NetworkEnable{}).Call(page); err != nil {
+		return nil, fmt.Errorf("network enable: %w", err)
+	}
+	if err := (proto.NetworkSetBypassServiceWorker{Bypass: true}).Call(page); err != nil {
+		return nil, fmt.Errorf("bypass service workers: %w", err)
+	}
+
+	// The watcher lives until the page is read: it also dismisses dialogs
+	// that would block the collection.
+	w := newNetWatch(page.FrameID)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	w.watch(wctx, page)
+
+	log.Info("navigating " + u.String())
+	// A document the proxy refused (a redirect to an internal address, a
+	// rebinding name) is the guard's verdict, not a broken page.
+	refused := func() error {
+		if h := w.lastDocHost(); h != "" && proxy.Stats().HostBlocked(h) {
+			if h != u.Hostname() {
+				return app.Errorf(app.EFORBIDDEN, "The page redirected to an address that is not allowed.").With("reason", "redirect_blocked")
+			}
+			return app.Errorf(app.EFORBIDDEN, "The site's address is not allowed.").With("reason", "blocked")
+		}
+		return nil
+	}
+	status, err := e.navigate(ctx, page, w, u.String())
+	if err != nil {
+		var ne *navError
+		if errors.As(err, &ne) {
+			if rerr := refused(); rerr != nil {
+				return nil, rerr
+			}
+		}
+		return nil, err
+	}
+	sig, err := collect(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("settled", "url", sig.URL, "status", status)
+	fu, perr := url.Parse(sig.URL)
+	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") || status == 403 {
+		if rerr := refused(); rerr != nil {
+			return nil, rerr
+		}
+	}
+	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") {
+		return nil, &navError{text: "ended on " + strings.SplitN(sig.URL, ":", 2)[0] + " page"}
+	}
+	if status == 401 || status == 403 || status == 429 || status >= 500 {
+		return nil, &httpStatusError{status: status}
+	}
+	return &loaded{URL: sig.URL, Status: status, Sig: sig}, nil
+}
+
+// httpStatusError is a main document answered with a refusal or server error
+// (bot walls, interstitials, outages).
+type httpStatusError struct{ status int }
+
+func (h *httpStatusError) Error() string { return fmt.Sprintf("site answered HTTP %d", h.status) }
