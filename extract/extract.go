@@ -73,13 +73,13 @@ type Config struct {
 }
 
 const (
-	defaultBrowsers      = 2
-	defaultScrapeTimeout = 60 * time.Second
-	defaultSettleCap     = 5 * time.Second
-	defaultCostPerSecond = 0.0001
-	defaultMaxRequests   = 600
-	defaultMaxBytes      = 60 << 20
-	maxVoiceText         = 5000
+	defaultBrowsers             = 2
+	defaultScrapeTimeout        = 60 * time.Second
+	defaultSettleCap            = 5 * time.Second
+	DefaultCostPerBrowserSecond = 0.0001
+	defaultMaxRequests          = 600
+	defaultMaxBytes             = 60 << 20
+	maxVoiceText                = 5000
 )
 
 // Extractor implements app.Extractor.
@@ -117,7 +117,7 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		cfg.SettleCap = defaultSettleCap
 	}
 	if cfg.CostPerBrowserSecond <= 0 {
-		cfg.CostPerBrowserSecond = defaultCostPerSecond
+		cfg.CostPerBrowserSecond = DefaultCostPerBrowserSecond
 	}
 	if cfg.MaxRequests <= 0 {
 		cfg.MaxRequests = defaultMaxRequests

@@ -128,7 +128,7 @@ func sharedFixtures() string {
 }
 
 // getEnv starts the shared servers and Extractor once.
-func getEnv(t *testing.T) *testEnv {
+func getEnv(t testing.TB) *testEnv {
 	t.Helper()
 	needChromium(t)
 	envOnce.Do(func() {

@@ -61,6 +61,9 @@ func newServeCommand() *cobra.Command {
 				return err
 			}
 			defer ex.Close()
+			if err := ex.Start(ctx); err != nil { // a missing or broken Chromium shows now, not on the first request
+				return fmt.Errorf("start chromium: %w", err)
+			}
 			svc := app.NewService(app.Config{
 				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
 			})

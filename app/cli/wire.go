@@ -69,7 +69,7 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.StringVar(&b.browserURL, "browser-url", "", "use a remote browser over CDP, ws://HOST:PORT/...")
 	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
 	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
-	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", 0.0001, "cost model: USD per browser-second, reported as total_cost_usd")
+	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", extract.DefaultCostPerBrowserSecond, "cost model: USD per browser-second, reported as total_cost_usd")
 	if withPool {
 		f.IntVar(&b.browsers, "browsers", 2, "concurrent extractions (pages); more requests wait in a bounded queue")
 	}
