@@ -232,6 +232,10 @@ func (e *Extractor) resolveTarget(ctx context.Context, log *slog.Logger, domain,
 	u.Fragment = ""
 	log.Info("resolving", "host", u.Hostname())
 	if err := e.door.Check(ctx, u.Hostname()); err != nil {
+		if app.ErrorCode(err) == app.EINTERNAL { // DNS timeout or SERVFAIL: upstream, retryable
+			log.Warn("resolve failed", "host", u.Hostname(), "err", err)
+			return nil, app.Errorf(app.ESCRAPER, "The site's name could not be resolved right now; retry later.")
+		}
 		return nil, err
 	}
 	if !explicit {
