@@ -133,17 +133,21 @@ func firstRunHint(ctx context.Context, cmd *cobra.Command, svc *app.Service, pub
 		return nil
 	}
 	data, _ := cmd.Flags().GetString("data")
+	self := "brandpack"
+	if strings.Contains(os.Args[0], "/") { // e.g. ./bin/brandpack from make run
+		self = os.Args[0]
+	}
 	fmt.Fprintf(cmd.ErrOrStderr(), `
 No users yet. Create the first account and its API key (in another terminal):
 
-    brandpack users create --email you@example.com --data %[1]s
-    brandpack keys create --email you@example.com --data %[1]s
+    %[3]s users create --email you@example.com --data %[1]s
+    %[3]s keys create --email you@example.com --data %[1]s
 
 then call the API with it:
 
     curl -H "Authorization: Bearer bd_…" %[2]s/api/v1/pack/example.com
 
-`, data, publicURL)
+`, data, publicURL, self)
 	return nil
 }
 
