@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brandpack/brandpack/app"
 )
 
 func newKeysCommand() *cobra.Command {
@@ -21,12 +23,7 @@ func newKeysCreateCommand() *cobra.Command {
 		Use:   "create --email E",
 		Short: "Mint a key; prints only the plaintext key, which is never shown again",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			u, err := svc.UserByEmail(cmd.Context(), email)
 			if err != nil {
 				return err
@@ -37,7 +34,7 @@ func newKeysCreateCommand() *cobra.Command {
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), plaintext)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&email, "email", "", "the key's owner (required)")
 	_ = cmd.MarkFlagRequired("email")
@@ -50,12 +47,7 @@ func newKeysListCommand() *cobra.Command {
 		Use:   "list --email E",
 		Short: "List a user's keys (prefix only)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			u, err := svc.UserByEmail(cmd.Context(), email)
 			if err != nil {
 				return err
@@ -75,7 +67,7 @@ func newKeysListCommand() *cobra.Command {
 					timeOrNever(k.LastUsedAt), status)
 			}
 			return w.Flush()
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&email, "email", "", "the keys' owner (required)")
 	_ = cmd.MarkFlagRequired("email")
@@ -102,22 +94,17 @@ func newKeysRevokeCommand() *cobra.Command {
 		Use:   "revoke KEY_ID",
 		Short: "Revoke a key; it gets 401 from the next request on",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			id, err := keyID(args[0])
 			if err != nil {
 				return err
 			}
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
 			if err := svc.RevokeKey(cmd.Context(), id); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "revoked key %d\n", id)
 			return nil
-		},
+		}),
 	}
 }
 
@@ -126,22 +113,17 @@ func newKeysRotateCommand() *cobra.Command {
 		Use:   "rotate KEY_ID",
 		Short: "Revoke a key and mint its replacement; prints only the new plaintext key",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			id, err := keyID(args[0])
 			if err != nil {
 				return err
 			}
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
 			plaintext, _, err := svc.RotateKey(cmd.Context(), id)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), plaintext)
 			return nil
-		},
+		}),
 	}
 }

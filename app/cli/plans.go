@@ -5,6 +5,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/brandpack/brandpack/app"
 )
 
 func newPlansCommand() *cobra.Command {
@@ -14,18 +16,13 @@ func newPlansCommand() *cobra.Command {
 		Use:   "set NAME --monthly N",
 		Short: "Create or update a plan",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			if err := svc.SetPlanLimit(cmd.Context(), args[0], monthly); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "plan %s: %d calls/month\n", args[0], monthly)
 			return nil
-		},
+		}),
 	}
 	set.Flags().IntVar(&monthly, "monthly", 0, "fresh extractions per calendar month (required)")
 	_ = set.MarkFlagRequired("monthly")
@@ -33,12 +30,7 @@ func newPlansCommand() *cobra.Command {
 		Use:   "list",
 		Short: "List plans",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			plans, err := svc.Store().ListPlans(cmd.Context())
 			if err != nil {
 				return err
@@ -49,7 +41,7 @@ func newPlansCommand() *cobra.Command {
 				fmt.Fprintf(w, "%s\t%d\n", p.Name, p.MonthlyLimit)
 			}
 			return w.Flush()
-		},
+		}),
 	}
 	cmd.AddCommand(set, list)
 	return cmd

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/brandpack/brandpack/app"
+
 	"github.com/brandpack/brandpack/app/password"
 )
 
@@ -22,17 +24,14 @@ func newUsersCreateCommand() *cobra.Command {
 		Use:   "create --email E [--password P]",
 		Short: "Create an account on the free plan",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			hash := ""
 			if pw != "" {
-				if hash, err = password.Hash(pw); err != nil {
+				h, err := password.Hash(pw)
+				if err != nil {
 					return err
 				}
+				hash = h
 			}
 			u, err := svc.CreateUser(cmd.Context(), email, hash)
 			if err != nil {
@@ -40,7 +39,7 @@ func newUsersCreateCommand() *cobra.Command {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "created user %d %s (plan %s)\n", u.ID, u.Email, u.Plan)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&pw, "password", "", "password for the dashboard (optional)")
@@ -53,12 +52,7 @@ func newUsersListCommand() *cobra.Command {
 		Use:   "list",
 		Short: "List accounts with their plan and use this month",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			users, err := svc.Store().ListUsers(cmd.Context())
 			if err != nil {
 				return err
@@ -74,7 +68,7 @@ func newUsersListCommand() *cobra.Command {
 					u.CreatedAt.Format(time.RFC3339))
 			}
 			return w.Flush()
-		},
+		}),
 	}
 }
 
@@ -84,18 +78,13 @@ func newUsersSetPlanCommand() *cobra.Command {
 		Use:   "set-plan --email E --plan NAME",
 		Short: "Move an account to a plan (applies on its next request)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, closeDB, err := adminService(cmd)
-			if err != nil {
-				return err
-			}
-			defer closeDB()
+		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
 			if err := svc.SetPlan(cmd.Context(), email, plan); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s is now on plan %s\n", email, plan)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&plan, "plan", "", "plan name (required)")

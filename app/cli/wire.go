@@ -117,3 +117,16 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 		Logger:               log,
 	})
 }
+
+// admin wraps the body of an admin command that needs the service, opening
+// the database before and closing it after.
+func admin(run func(cmd *cobra.Command, args []string, svc *app.Service) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		svc, closeDB, err := adminService(cmd)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		return run(cmd, args, svc)
+	}
+}
