@@ -77,6 +77,7 @@ func TestNotFound(t *testing.T) {
 	wantError(t, h.get("/api/v1/assets/logos/example.com/logo-0.svg", ""), 404, "not_found")
 	wantError(t, h.get("/api/v1/analyze/job_doesnotexist", h.key), 404, "not_found")
 	wantError(t, h.get("/api/v1/nothing-here", h.key), 404, "not_found")
+	wantError(t, h.do("DELETE", "/api/v1/pack/example.com", h.key, nil), 404, "not_found") // JSON, not the mux's text
 }
 
 func TestPackCacheMissThenHitThenExpiry(t *testing.T) {
