@@ -7,7 +7,9 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/brandpack/brandpack/app/cli.Version=$(VERSION)
 SUDO  := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
-TEST_FLAGS ?= -race -timeout 20m
+# -p 1: packages that drive Chromium run one at a time, so browser-heavy suites
+# do not starve each other of the two cores CI has.
+TEST_FLAGS ?= -race -p 1 -timeout 30m
 
 .PHONY: all build run test bench deps chromium cc vet clean
 
