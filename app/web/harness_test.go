@@ -138,6 +138,9 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ex.Close() })
+	if err := ex.Start(ctx); err != nil { // as serve does: launch time is not part of any budget
+		t.Fatal(err)
+	}
 
 	// The server's URL is known only once it listens: start it unstarted.
 	var handler http.Handler
