@@ -11,7 +11,7 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-.PHONY: all build run test bench deps chromium cc vet clean
+.PHONY: all build run test bench eval deps chromium cc vet clean
 
 all: build
 
@@ -47,6 +47,12 @@ test: deps vet
 
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./...
+
+# Extraction scorecard over the shared fixture corpus (when ../shared exists)
+# and the project's own sites; the table is kept in docs/accuracy.md.
+EVAL_DIRS ?= $(wildcard ../shared/fixtures/sites) testdata/sites
+eval: chromium build
+	$(BIN) eval $(EVAL_DIRS)
 
 clean:
 	rm -rf bin

@@ -24,6 +24,33 @@
     return el ? clip(el.getAttribute('content'), 500) : '';
   };
 
+  // Open shadow roots (web-component headers): walked like the document.
+  const shadowRoots = [];
+  const findRoots = (root, depth) => {
+    if (depth > 4 || shadowRoots.length > 60) return;
+    const els = root.querySelectorAll('*');
+    for (let i = 0; i < els.length && i < 20000; i++) {
+      const sr = els[i].shadowRoot;
+      if (sr && shadowRoots.length <= 60) { shadowRoots.push(sr); findRoots(sr, depth + 1); }
+    }
+  };
+  try { findRoots(doc, 0); } catch (e) { /* ignore */ }
+  const queryAll = (sel) => {
+    let list = Array.from(doc.querySelectorAll(sel));
+    for (const r of shadowRoots) list = list.concat(Array.from(r.querySelectorAll(sel)));
+    return list;
+  };
+  // closest() that crosses shadow boundaries up to the hosts.
+  const closestDeep = (el, sel) => {
+    for (let e = el; e;) {
+      const hit = e.closest(sel);
+      if (hit) return hit;
+      const r = e.getRootNode();
+      e = r && r.host ? r.host : null;
+    }
+    return null;
+  };
+
   // A probe element turns any authored colour into Chromium's computed form.
   const probe = doc.createElement('span');
   probe.style.display = 'none';
@@ -151,13 +178,17 @@
   const overlayRE = /cookie|consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot|truste|quantcast|banner|modal|popup|newsletter-?signup/i;
   const consentRE = /cookie|consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot/i;
   const ident = (el) => [el.id, typeof el.className === 'string' ? el.className : attr(el, 'class'), attr(el, 'aria-label'), attr(el, 'data-testid')].join(' ');
+  // Chat launchers and partner/press logo walls are somebody else's colours.
+  const chatRE = /chat|intercom|drift|crisp|tawk|zendesk|livechat|launcher|helpscout|hubspot-messages|messenger/i;
+  const wallRE = /partner|sponsor|as-seen|as-heard|as heard|as seen|trusted-?by|trusted by|logo-?(wall|cloud|strip|grid|garden)|client-?logos|press-?logos|featured-?in|featured in/i;
   const isOverlayRoot = (el, cs) => {
     const id = ident(el);
     const pos = cs.position;
     const floating = pos === 'fixed' || pos === 'sticky';
+    if (/^(SECTION|ASIDE|DIV|UL|FOOTER)$/.test(el.tagName) && wallRE.test(id)) return true;
     if (floating) {
       if (/^(HEADER|NAV)$/.test(el.tagName) || attr(el, 'role') === 'banner') return consentRE.test(id);
-      return overlayRE.test(id);
+      return overlayRE.test(id) || chatRE.test(id);
     }
     const role = attr(el, 'role');
     return consentRE.test(id) && (role === 'dialog' || role === 'alertdialog' || attr(el, 'aria-modal') === 'true');
@@ -211,7 +242,8 @@
 
   const textParts = [];
   let textLen = 0;
-  const all = doc.body ? doc.body.getElementsByTagName('*') : [];
+  let all = doc.body ? Array.from(doc.body.getElementsByTagName('*')) : [];
+  for (const r of shadowRoots) all = all.concat(Array.from(r.querySelectorAll('*')));
   let ovRoot = null;
   const n = Math.min(all.length, maxElems);
   const visit = (el) => {
@@ -219,6 +251,7 @@
     if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|META|LINK|HEAD|TITLE|BR|IFRAME|OBJECT|EMBED)$/.test(tag)) return;
     if (el.closest('svg') && tag.toLowerCase() !== 'svg') return;
     if (ovRoot && !ovRoot.contains(el)) ovRoot = null;
+    if (tag === 'STYLE' || tag === 'SLOT') return;
     const cs = getComputedStyle(el);
     if (!ovRoot && isOverlayRoot(el, cs)) { ovRoot = el; out.overlays++; }
     if (cs.display === 'none' || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) return;
@@ -229,9 +262,9 @@
     for (const ch of el.childNodes) if (ch.nodeType === 3) own += ch.nodeValue.trim().length;
     const overlay = !!ovRoot;
     const pre = overlay ? 'overlay-' : '';
-    const heading = /^H[1-6]$/.test(tag) || !!el.closest('h1,h2,h3,h4,h5,h6');
-    const inHeader = !!el.closest('header,nav,[role=banner],[role=navigation]');
-    const inFooter = !!el.closest('footer,[role=contentinfo]');
+    const heading = /^H[1-6]$/.test(tag) || !!closestDeep(el, 'h1,h2,h3,h4,h5,h6');
+    const inHeader = !!closestDeep(el, 'header,nav,[role=banner],[role=navigation]');
+    const inFooter = !!closestDeep(el, 'footer,[role=contentinfo]');
     const isHeaderEl = /^(HEADER|NAV)$/.test(tag) || /^(banner|navigation)$/.test(attr(el, 'role'));
     const isFooterEl = tag === 'FOOTER' || attr(el, 'role') === 'contentinfo';
     const cta = isCTA(el, cs, rect);
@@ -292,17 +325,17 @@
 
   // Logo candidates.
   const brandish = (el) => {
-    const a = el.closest('a');
+    const a = closestDeep(el, 'a');
     const parts = [];
     for (let e = el, d = 0; e && d < 3; e = e.parentElement, d++) parts.push(ident(e));
     return {
       ident: clip(parts.join(' '), 400),
       linkLabel: clip(a ? (attr(a, 'aria-label') || attr(a, 'title')) : '', 200),
       inHomeLink: isHomeHref(a),
-      inHeader: !!el.closest('header,nav,[role=banner],[role=navigation],[class*=header i],[id*=header i],[class*=navbar i]'),
-      inFooter: !!el.closest('footer,[role=contentinfo],[class*=footer i],[id*=footer i]'),
-      inButton: !!el.closest('button,[role=button]'),
-      inOverlay: (() => { for (let e = el; e; e = e.parentElement) { if (isOverlayRoot(e, getComputedStyle(e))) return true; } return false; })(),
+      inHeader: !!closestDeep(el, 'header,nav,[role=banner],[role=navigation],[class*=header i],[id*=header i],[class*=navbar i]'),
+      inFooter: !!closestDeep(el, 'footer,[role=contentinfo],[class*=footer i],[id*=footer i]'),
+      inButton: !!closestDeep(el, 'button,[role=button]'),
+      inOverlay: (() => { for (let e = el; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host) || null) { if (isOverlayRoot(e, getComputedStyle(e))) return true; } return false; })(),
       siblings: el.parentElement && el.parentElement.parentElement ? el.parentElement.parentElement.querySelectorAll('img,svg').length : 0,
     };
   };
@@ -325,7 +358,7 @@
     return abs(best);
   };
 
-  const imgs = Array.from(doc.images).slice(0, 250);
+  const imgs = queryAll('img').slice(0, 250);
   const safely = (fn) => { try { fn(); } catch (e) { /* skip this candidate */ } };
   for (const img of imgs) safely(() => {
     const c = Object.assign({ kind: 'img' }, box(img), brandish(img));
@@ -353,7 +386,7 @@
   const paintDefaults = { 'stroke': 'none', 'stroke-width': '1px', 'opacity': '1', 'fill-opacity': '1', 'stroke-opacity': '1' };
   const shapeRE = /^(path|circle|rect|ellipse|polygon|polyline|line|text|tspan|textpath|use)$/i;
   const textRE = /^(text|tspan|textpath)$/i;
-  const svgs = Array.from(doc.querySelectorAll('svg')).filter((s) => !s.parentElement || !s.parentElement.closest('svg')).slice(0, 120);
+  const svgs = queryAll('svg').filter((s) => !s.parentElement || !s.parentElement.closest('svg')).slice(0, 120);
   let markupBudget = opts.maxMarkup || 600000;
   for (const svg of svgs) safely(() => {
     const b = box(svg);
@@ -413,7 +446,7 @@
   });
 
   // CSS background-image logos in the header ("a.logo { background: url(…) }").
-  const bgLogo = Array.from(doc.querySelectorAll('[class*=logo i],[id*=logo i]')).slice(0, 40);
+  const bgLogo = queryAll('[class*=logo i],[id*=logo i],[class*=brand i]').slice(0, 40);
   for (const el of bgLogo) safely(() => {
     const m = /url\(["']?([^"')]+)["']?\)/.exec(getComputedStyle(el).backgroundImage || '');
     if (!m) return;

@@ -192,6 +192,39 @@ func (p *palette) observe(sig *signals) {
 	}
 }
 
+// frameworkDefaults are colours a page gets from a CSS framework or the
+// browser without choosing them: Bootstrap's primary and status colours,
+// Tailwind's default blue/indigo/status shades, Material UI's and
+// WordPress's blues, default link blue and focus-ring blue. A page's own
+// custom property named primary/brand (varHint) lifts the discount: some
+// brands really are #0D6EFD.
+var frameworkDefaults = []string{
+	"#0D6EFD", "#007BFF", "#0B5ED7", "#0A58CA", "#6C757D", "#198754", "#28A745", "#DC3545", "#FFC107", "#0DCAF0", "#17A2B8",
+	"#3B82F6", "#2563EB", "#1D4ED8", "#6366F1", "#4F46E5", "#EF4444", "#22C55E", "#EAB308", "#F59E0B", "#10B981",
+	"#1976D2", "#1565C0", "#9C27B0", "#D32F2F", "#2E7D32", "#ED6C02",
+	"#0073AA", "#2271B1", "#0000EE", "#551A8B", "#005FCC", "#1A73E8",
+}
+
+const frameworkDiscount = 0.35
+
+var frameworkColors = func() []rgba {
+	out := make([]rgba, 0, len(frameworkDefaults))
+	for _, h := range frameworkDefaults {
+		c, _ := parseColor(h)
+		out = append(out, c)
+	}
+	return out
+}()
+
+func isFrameworkDefault(c rgba) bool {
+	for _, f := range frameworkColors {
+		if deltaE(c, f) < 2 {
+			return true
+		}
+	}
+	return false
+}
+
 func setHint(e *colorEv, h string) {
 	if e.varHint == "" || h == "primary" {
 		e.varHint = h
@@ -216,6 +249,9 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 		}
 		if e.overlay > e.score {
 			e.score *= 0.2
+		}
+		if isFrameworkDefault(e.c) && e.varHint == "" {
+			e.score *= frameworkDiscount
 		}
 		if e.neutral() {
 			neutral = append(neutral, e)

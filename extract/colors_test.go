@@ -229,3 +229,25 @@ func TestChooseColorsFallbacks(t *testing.T) {
 		t.Errorf("text = %s", c.Text)
 	}
 }
+
+// Framework defaults (Bootstrap's #0D6EFD on unstyled buttons and links)
+// lose to the brand's own colour with less raw evidence, unless the page
+// names them as its brand colour in a custom property.
+func TestFrameworkDefaultsDiscounted(t *testing.T) {
+	sig := &signals{}
+	sig.Body = elementStyle{BG: "rgb(255, 255, 255)", Color: "rgb(33, 37, 41)"}
+	sig.Colors = []colorObs{
+		{C: "rgb(13, 110, 253)", Role: "cta-bg", W: 2.5, N: 2},
+		{C: "rgb(13, 110, 253)", Role: "link-text", W: 6, N: 6},
+		{C: "rgb(200, 80, 30)", Role: "cta-bg", W: 1.25, N: 1},
+		{C: "rgb(200, 80, 30)", Role: "header-bg", W: 1, N: 1},
+		{C: "rgb(200, 80, 30)", Role: "heading-text", W: 2, N: 2},
+	}
+	if c := chooseColors(sig, nil, nil); c.Primary != "#C8501E" {
+		t.Errorf("primary = %s, want the brand's #C8501E over Bootstrap's default", c.Primary)
+	}
+	sig.RootVars = []rootVar{{Name: "--brand-primary", C: "rgb(13, 110, 253)"}}
+	if c := chooseColors(sig, nil, nil); c.Primary != "#0D6EFD" {
+		t.Errorf("primary = %s, want #0D6EFD when the page names it its brand colour", c.Primary)
+	}
+}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,13 +50,37 @@ func splitFamilies(stack string) []string {
 	return out
 }
 
-// cleanFamily returns the family a stack asks for: the first named family,
-// or the first generic one when the stack names none.
+// hashedFamily matches build-tool family names: next/font's "__Inter_abc123"
+// and "__Inter_Fallback_abc123", and CSS-module style "Inter_abc123" or
+// "Inter-abc123" suffixes of 5–10 hex characters.
+var (
+	nextFontName   = regexp.MustCompile(`^__(.+?)(_Fallback)?_[0-9a-f]{5,10}$`)
+	hashSuffixName = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 ]+?)[_-][0-9a-f]{6,10}$`)
+)
+
+// unhashFamily returns a family name without build-tool hashing, and
+// whether it is a generated metric-fallback face.
+func unhashFamily(f string) (string, bool) {
+	if m := nextFontName.FindStringSubmatch(f); m != nil {
+		return strings.Join(strings.Fields(strings.ReplaceAll(m[1], "_", " ")), " "), m[2] != ""
+	}
+	if m := hashSuffixName.FindStringSubmatch(f); m != nil && strings.ContainsAny(f[len(m[1]):], "0123456789") {
+		return m[1], false
+	}
+	return f, false
+}
+
+// cleanFamily returns the family a stack asks for: the first named family
+// (with build-tool hashes removed, generated fallback faces skipped), or the
+// first generic one when the stack names none.
 func cleanFamily(stack string) string {
 	fams := splitFamilies(stack)
 	for _, f := range fams {
-		if !genericFamilies[strings.ToLower(f)] {
-			return f
+		if genericFamilies[strings.ToLower(f)] {
+			continue
+		}
+		if name, fallback := unhashFamily(f); !fallback && name != "" {
+			return name
 		}
 	}
 	if len(fams) > 0 {

@@ -65,3 +65,20 @@ func TestChooseFonts(t *testing.T) {
 		t.Errorf("body fallback: %+v", got)
 	}
 }
+
+func TestUnhashFamily(t *testing.T) {
+	for in, want := range map[string]string{
+		"'__Inter_abc123', '__Inter_Fallback_abc123', system-ui": "Inter",
+		"__Space_Grotesk_9c1e2b, sans-serif":                     "Space Grotesk",
+		"'__Inter_Fallback_abc123', Georgia":                     "Georgia",
+		"Manrope_a1b2c3, sans-serif":                             "Manrope",
+		"\"Brightwell Sans\", Helvetica, sans-serif":             "Brightwell Sans",
+		"Proxima Nova":        "Proxima Nova",
+		"Bebas-Neue":          "Bebas-Neue",
+		"Font Awesome 6 Free": "Font Awesome 6 Free",
+	} {
+		if got := cleanFamily(in); got != want {
+			t.Errorf("cleanFamily(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

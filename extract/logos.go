@@ -270,10 +270,7 @@ func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, p
 				variants = []string{"light"}
 			}
 		}
-		source := main.src
-		if source == "" {
-			source = pageURL
-		}
+		source := main.src // empty for an inline SVG: it has no file on the site
 		role := logoRole(mainOpt, main)
 		keep(main, logoEntry(main, role, variants, source))
 		if dark != nil {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,14 +19,15 @@ import (
 // fixed sleep. "Quiet" means: the load event fired (or loadCap passed), no
 // main-frame navigation is pending, no request has started or ended for
 // netQuiet (requests hanging longer than longPoll are ignored), the DOM has
-// not mutated for domQuiet, the body has content (SPAs render late) and no
-// short meta refresh is pending. settleCap bounds the wait after load.
+// not mutated for domQuiet, no short timer the page set is still pending
+// (settle.js), the body has content (SPAs render late) and no short meta
+// refresh is pending. The extractor's SettleCap bounds the wait after load.
 const (
 	loadCap   = 15 * time.Second
-	netQuiet  = 500 * time.Millisecond
-	domQuiet  = 500 * time.Millisecond
+	netQuiet  = 200 * time.Millisecond
+	domQuiet  = 200 * time.Millisecond
 	longPoll  = 3 * time.Second
-	pollEvery = 50 * time.Millisecond
+	pollEvery = 25 * time.Millisecond
 )
 
 // netWatch follows the page's network and navigation events.
@@ -156,44 +158,47 @@ func (w *netWatch) state() watchState {
 		quietFor: now.Sub(w.lastNet), active: active}
 }
 
-// quietJS waits in the page until the DOM has not changed for quietMs (at
-// most maxMs) and reports whether the page has content or a meta refresh
-// pending.
-const quietJS = `(quietMs, maxMs) => new Promise((resolve) => {
-  const start = performance.now();
-  let last = start;
-  const mo = new MutationObserver(() => { last = performance.now(); });
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const info = () => {
-    const b = document.body;
-    const text = b ? (b.innerText || '').trim().length : 0;
-    const media = b ? !!b.querySelector('img,svg,video,canvas,picture') : false;
-    let refresh = false;
-    const m = document.querySelector('meta[http-equiv="refresh" i]');
-    if (m) {
-      const c = (m.getAttribute('content') || '').trim();
-      const d = parseFloat(c);
-      refresh = /url\s*=/i.test(c) && !(d > 5);
-    }
-    return { hasContent: text > 0 || media, refresh, ready: document.readyState };
-  };
-  const tick = () => {
-    const now = performance.now();
-    if (now - last >= quietMs || now - start >= maxMs) {
-      mo.disconnect();
-      resolve(JSON.stringify(Object.assign({ quiet: now - last >= quietMs }, info())));
-      return;
-    }
-    setTimeout(tick, 50);
-  };
-  setTimeout(tick, 50);
-})`
+// settleInitJS is installed in every document before its own scripts run;
+// it records DOM mutations and pending short timers.
+//
+//go:embed settle.js
+var settleInitJS string
 
-type quietResult struct {
-	Quiet      bool   `json:"quiet"`
-	HasContent bool   `json:"hasContent"`
-	Refresh    bool   `json:"refresh"`
-	Ready      string `json:"ready"`
+// probeJS reads the page's settle state at once: time since the last DOM
+// mutation, how long until the last pending short timer fires (-1: none),
+// whether the page has content and whether a short meta refresh is pending.
+// A document the init script missed gets an observer now.
+const probeJS = `() => {
+  const key = Symbol.for('brandpack.settle');
+  let st = window[key];
+  const t = performance.now();
+  if (!st) {
+    st = { lastMut: t, pending: new Map() };
+    Object.defineProperty(window, key, { value: st, enumerable: false });
+    new MutationObserver(() => { st.lastMut = performance.now(); })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  let due = -1;
+  st.pending.forEach((at) => { due = Math.max(due, Math.max(0, at - t)); });
+  const b = document.body;
+  const text = b ? (b.innerText || '').trim().length : 0;
+  const media = b ? !!b.querySelector('img,svg,video,canvas,picture') : false;
+  let refresh = false;
+  const m = document.querySelector('meta[http-equiv="refresh" i]');
+  if (m) {
+    const c = (m.getAttribute('content') || '').trim();
+    const d = parseFloat(c);
+    refresh = /url\s*=/i.test(c) && !(d > 5);
+  }
+  return JSON.stringify({ sinceMut: t - st.lastMut, timerDue: due, hasContent: text > 0 || media, refresh, ready: document.readyState });
+}`
+
+type probeResult struct {
+	SinceMut   float64 `json:"sinceMut"`
+	TimerDue   float64 `json:"timerDue"`
+	HasContent bool    `json:"hasContent"`
+	Refresh    bool    `json:"refresh"`
+	Ready      string  `json:"ready"`
 }
 
 // settle waits until the page is quiet (see the constants above). It returns
@@ -225,43 +230,41 @@ func (e *Extractor) settle(ctx context.Context, page *rod.Page, w *netWatch) err
 	}
 	capAt := time.Now().Add(e.cfg.SettleCap)
 	for time.Now().Before(capAt) {
-		st := w.state()
-		if st.loading || st.active > 0 || st.quietFor < netQuiet {
-			if err := sleep(pollEvery); err != nil {
-				return err
-			}
-			continue
-		}
-		remaining := time.Until(capAt)
-		res, err := page.Context(ctx).Eval(quietJS, domQuiet.Milliseconds(), remaining.Milliseconds())
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			// The document went away under us (client-side redirect): go again.
-			if err := sleep(pollEvery); err != nil {
-				return err
-			}
-			continue
-		}
-		var q quietResult
-		_ = json.Unmarshal([]byte(res.Value.Str()), &q)
-		after := w.state()
-		if after.navs != st.navs || after.loading {
-			continue
-		}
-		if q.Refresh || !q.HasContent {
-			if err := sleep(4 * pollEvery); err != nil {
-				return err
-			}
-			continue
-		}
-		if q.Quiet && after.active == 0 {
+		if e.quiet(ctx, page, w, time.Until(capAt)) {
 			return nil
+		}
+		if err := sleep(pollEvery); err != nil {
+			return err
 		}
 	}
 	e.log.Debug("settle cap reached, reading anyway")
 	return nil
+}
+
+// quiet checks every settle condition once.
+func (e *Extractor) quiet(ctx context.Context, page *rod.Page, w *netWatch, left time.Duration) bool {
+	st := w.state()
+	if st.loading || st.active > 0 || st.quietFor < netQuiet {
+		return false
+	}
+	res, err := page.Context(ctx).Eval(probeJS)
+	if err != nil { // the document went away under us (client-side redirect)
+		return false
+	}
+	var q probeResult
+	if json.Unmarshal([]byte(res.Value.Str()), &q) != nil {
+		return false
+	}
+	after := w.state()
+	if after.navs != st.navs || after.loading || after.active > 0 {
+		return false
+	}
+	if q.Refresh || !q.HasContent || q.SinceMut < float64(domQuiet.Milliseconds()) {
+		return false
+	}
+	// A short timer still pending (a late render, an interstitial that
+	// replaces itself) is waited for when it fires within the cap.
+	return q.TimerDue < 0 || q.TimerDue > float64(left.Milliseconds())
 }
 
 // navError is a navigation that Chromium reported as failed.

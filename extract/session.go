@@ -117,6 +117,12 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	if err := (proto.NetworkSetBypassServiceWorker{Bypass: true}).Call(page); err != nil {
 		return nil, fmt.Errorf("bypass service workers: %w", err)
 	}
+	if err := (proto.NetworkSetBlockedURLs{Urls: blockedURLPatterns}).Call(page); err != nil {
+		return nil, fmt.Errorf("block resources: %w", err)
+	}
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: settleInitJS}).Call(page); err != nil {
+		return nil, fmt.Errorf("settle script: %w", err)
+	}
 
 	// The watcher lives until the page is read: it also dismisses dialogs
 	// that would block the collection.
@@ -165,6 +171,20 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		return nil, &httpStatusError{status: status}
 	}
 	return &loaded{URL: sig.URL, Status: status, Sig: sig}, nil
+}
+
+// blockedURLPatterns are resources that never carry brand signals: web font
+// files (families are read from @font-face rules and stacks, not from the
+// glyphs), audio and video, and third-party chat widgets and trackers (whose
+// colours would only be noise). Blocked requests fail at once inside
+// Chromium, so they also never delay settling.
+var blockedURLPatterns = []string{
+	"*.woff2*", "*.woff?*", "*.woff", "*.ttf", "*.ttf?*", "*.otf", "*.otf?*", "*.eot", "*.eot?*",
+	"*.mp4*", "*.webm*", "*.mp3*", "*.m4a*", "*.ogg*", "*.ogv*", "*.mov*", "*.m3u8*",
+	"*google-analytics.com/*", "*googletagmanager.com/*", "*doubleclick.net/*", "*connect.facebook.net/*",
+	"*hotjar.com/*", "*widget.intercom.io/*", "*js.intercomcdn.com/*", "*js.driftt.com/*",
+	"*static.zdassets.com/*", "*embed.tawk.to/*", "*client.crisp.chat/*", "*js.hs-scripts.com/*",
+	"*youtube.com/embed/*", "*player.vimeo.com/*",
 }
 
 // httpStatusError is a main document answered with a refusal or server error

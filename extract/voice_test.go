@@ -47,3 +47,24 @@ func TestVoiceArchetypes(t *testing.T) {
 		}
 	}
 }
+
+func TestVoiceOtherLanguages(t *testing.T) {
+	cases := map[string]string{
+		"Einfach guter Käse. Ehrlich und natürlich gereift, frische Heumilch, reine Zutaten, so einfach wie früher.":    "Innocent",
+		"Partez à l'aventure : découvrez les sentiers, voyagez librement, l'aventure commence ici. Découvrir, voyager.": "Explorer",
+		"Cuidado para toda la familia. Te ayudamos con cuidado y protegemos a tu familia cada día.":                     "Caregiver",
+	}
+	for text, want := range cases {
+		v := analyzeVoice(text)
+		if v.Archetype != want || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 || v.Tone == "" {
+			t.Errorf("%.30q: got %+v, want archetype %s", text, v, want)
+		}
+	}
+	// Scripts without lexicons still give a complete, default voice.
+	for _, text := range []string{"東京の小さなパン屋です。毎朝焼きたてのパンをお届けします。", "Добро пожаловать в нашу пекарню!", "", "!!! ??? ..."} {
+		v := analyzeVoice(text)
+		if v.Archetype == "" || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 || v.Tone == "" {
+			t.Errorf("%q: incomplete voice %+v", text, v)
+		}
+	}
+}

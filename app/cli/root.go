@@ -82,6 +82,7 @@ func NewRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newServeCommand(),
 		newExtractCommand(),
+		newEvalCommand(),
 		newUsersCommand(),
 		newPlansCommand(),
 		newKeysCommand(),

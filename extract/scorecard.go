@@ -1,0 +1,233 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Expected is a fixture site's ground truth, expected.json in the shared
+// fixture format (see ../shared/fixtures/README.md).
+type Expected struct {
+	Domain string `json:"domain"`
+	Brand  string `json:"brand"`
+	Colors struct {
+		Primary          string   `json:"primary"`
+		AcceptPrimary    []string `json:"accept_primary"`
+		Background       string   `json:"background"`
+		Text             string   `json:"text"`
+		PaletteInclude   []string `json:"palette_must_include"`
+		MustNotBePrimary []string `json:"must_not_be_primary"`
+	} `json:"colors"`
+	Fonts struct {
+		Primary   string  `json:"primary"`
+		Secondary *string `json:"secondary"`
+	} `json:"fonts"`
+	Logo struct {
+		Path     *string `json:"path"`
+		Role     string  `json:"role"`
+		DarkPath *string `json:"dark_variant_path"`
+	} `json:"logo"`
+	Voice struct {
+		ToneKeywords []string `json:"tone_keywords"`
+		Archetype    string   `json:"archetype"`
+	} `json:"voice"`
+}
+
+// LoadExpected reads dir/expected.json.
+func LoadExpected(dir string) (*Expected, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		return nil, err
+	}
+	var e Expected
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "expected.json"), err)
+	}
+	return &e, nil
+}
+
+// Check is one scored field of one site.
+type Check struct {
+	Field string `json:"field"`
+	OK    bool   `json:"ok"`
+	Got   string `json:"got"`
+	Want  string `json:"want"`
+}
+
+// ScoreFields are the scorecard's columns, in order.
+var ScoreFields = []string{"brand", "primary", "decoys", "palette", "background", "text", "font", "font2", "logo", "role", "dark", "archetype"}
+
+// colorTolerance is the CIEDE2000 distance the scorecard accepts for every
+// colour (the issue's ΔE ≤ 10 for primary and palette; background and text
+// use the same bound).
+const colorTolerance = 10
+
+// ColorDistance is the CIEDE2000 distance (0–100 scale) between two CSS
+// colours, or +Inf-like 1e9 when either does not parse.
+func ColorDistance(a, b string) float64 {
+	ca, ok1 := parseColor(a)
+	cb, ok2 := parseColor(b)
+	if !ok1 || !ok2 {
+		return 1e9
+	}
+	return deltaE(ca, cb)
+}
+
+// Score compares an extraction with a site's expected.json; siteDir is the
+// site's folder (logo files are compared byte for byte, SVG after the same
+// sanitising the extractor applies).
+func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
+	p := x.Pack
+	var out []Check
+	add := func(field string, ok bool, got, want string) {
+		out = append(out, Check{Field: field, OK: ok, Got: got, Want: want})
+	}
+	add("brand", p.Brand == exp.Brand, p.Brand, exp.Brand)
+
+	wants := append([]string{exp.Colors.Primary}, exp.Colors.AcceptPrimary...)
+	okP := false
+	for _, w := range wants {
+		if w != "" && ColorDistance(p.Colors.Primary, w) <= colorTolerance {
+			okP = true
+		}
+	}
+	add("primary", okP, p.Colors.Primary, strings.Join(wants, "|"))
+	decoy := ""
+	for _, bad := range exp.Colors.MustNotBePrimary {
+		if ColorDistance(p.Colors.Primary, bad) <= 2 {
+			decoy = bad
+		}
+	}
+	add("decoys", decoy == "", p.Colors.Primary, "not "+strings.Join(exp.Colors.MustNotBePrimary, "|"))
+	found := 0
+	var missing []string
+	for _, w := range exp.Colors.PaletteInclude {
+		hit := false
+		for _, g := range p.Colors.Palette {
+			if ColorDistance(g, w) <= colorTolerance {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			found++
+		} else {
+			missing = append(missing, w)
+		}
+	}
+	add("palette", found == len(exp.Colors.PaletteInclude), fmt.Sprintf("%d/%d", found, len(exp.Colors.PaletteInclude)), "missing "+strings.Join(missing, "|"))
+	add("background", ColorDistance(p.Colors.Background, exp.Colors.Background) <= colorTolerance, p.Colors.Background, exp.Colors.Background)
+	add("text", ColorDistance(p.Colors.Text, exp.Colors.Text) <= colorTolerance, p.Colors.Text, exp.Colors.Text)
+
+	fam := func(i int) string {
+		if i < len(p.Fonts) {
+			return p.Fonts[i].Family
+		}
+		return ""
+	}
+	add("font", strings.EqualFold(fam(0), exp.Fonts.Primary), fam(0), exp.Fonts.Primary)
+	if exp.Fonts.Secondary != nil {
+		add("font2", strings.EqualFold(fam(1), *exp.Fonts.Secondary), fam(1), *exp.Fonts.Secondary)
+	} else {
+		add("font2", true, fam(1), "(any)")
+	}
+
+	ok, got, want := scoreMainLogo(x, exp, siteDir)
+	add("logo", ok, got, want)
+	role := ""
+	if len(p.Logos) > 0 {
+		role = p.Logos[0].Role
+	}
+	add("role", role == exp.Logo.Role, role, exp.Logo.Role)
+	if exp.Logo.DarkPath != nil {
+		dark := findVariant(x, "dark")
+		okD := dark != nil && sameFile(dark.asset, dark.logo, *exp.Logo.DarkPath, siteDir)
+		got := "none"
+		if dark != nil {
+			got = sourcePath(dark.logo.SourceURL)
+		}
+		add("dark", okD, got, *exp.Logo.DarkPath)
+	} else {
+		add("dark", true, "", "(none expected)")
+	}
+	add("archetype", p.Voice.Archetype == exp.Voice.Archetype, p.Voice.Archetype, exp.Voice.Archetype)
+	return out
+}
+
+type logoAsset struct {
+	logo  app.Logo
+	asset *app.Asset
+}
+
+func assetOf(x *app.Extraction, l app.Logo) *app.Asset {
+	for i := range x.Assets {
+		if x.Assets[i].File == l.URL {
+			return &x.Assets[i]
+		}
+	}
+	return nil
+}
+
+func findVariant(x *app.Extraction, variant string) *logoAsset {
+	for _, l := range x.Pack.Logos {
+		if contains(l.Variants, variant) && l.Role != "icon" {
+			return &logoAsset{l, assetOf(x, l)}
+		}
+	}
+	return nil
+}
+
+func sourcePath(src string) string {
+	if src == "" {
+		return "(inline)"
+	}
+	if u, err := url.Parse(src); err == nil {
+		return u.Path
+	}
+	return src
+}
+
+// sameFile reports whether the stored asset is the site's file at path:
+// same source path and same bytes (sanitised for SVG).
+func sameFile(a *app.Asset, l app.Logo, path, siteDir string) bool {
+	if a == nil || sourcePath(l.SourceURL) != path {
+		return false
+	}
+	want, err := os.ReadFile(filepath.Join(siteDir, filepath.FromSlash(strings.TrimPrefix(path, "/"))))
+	if err != nil {
+		return false
+	}
+	if strings.HasSuffix(path, ".svg") {
+		if want, err = sanitizeSVG(want); err != nil {
+			return false
+		}
+	}
+	return bytes.Equal(a.Data, want)
+}
+
+// scoreMainLogo: the main logo is the stored copy of logo.path (the dark file
+// is also accepted, as the fixture notes allow), or, when the expected logo
+// is an inline SVG, a stored SVG without a source URL.
+func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, string, string) {
+	if len(x.Pack.Logos) == 0 {
+		return false, "none", "a logo"
+	}
+	l := x.Pack.Logos[0]
+	a := assetOf(x, l)
+	got := sourcePath(l.SourceURL)
+	if exp.Logo.Path == nil {
+		return l.SourceURL == "" && l.Format == "svg" && a != nil, got, "(inline svg)"
+	}
+	ok := sameFile(a, l, *exp.Logo.Path, siteDir)
+	if !ok && exp.Logo.DarkPath != nil {
+		ok = sameFile(a, l, *exp.Logo.DarkPath, siteDir)
+	}
+	return ok, got, *exp.Logo.Path
+}

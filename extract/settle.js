@@ -1,0 +1,44 @@
+// settle.js — installed before any page script runs (Page.addScriptToEvaluateOnNewDocument).
+// It lets brandpack tell when a page has settled without fixed sleeps:
+// the time of the last DOM mutation, and the short timers still pending
+// (a SPA that renders "in 600 ms", an interstitial that replaces itself
+// "in 3 s"). Timers longer than 5 s, setInterval and timer chains deeper
+// than 3 (tickers, carousels) are not waited for. It never changes what a
+// timer does.
+(() => {
+  const key = Symbol.for('brandpack.settle');
+  if (window[key]) return;
+  const now = () => performance.now();
+  const st = { lastMut: now(), pending: new Map() };
+  Object.defineProperty(window, key, { value: st, enumerable: false });
+  try {
+    new MutationObserver(() => { st.lastMut = now(); })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  } catch (e) { /* no document yet: nothing to observe */ }
+  const origSet = window.setTimeout;
+  const origClear = window.clearTimeout;
+  let depth = 0;
+  const wrappedSet = function (fn, ms, ...args) {
+    const delay = Number(ms) || 0;
+    const mine = depth;
+    if (typeof fn !== 'function' || delay > 5000 || mine >= 3) return origSet.apply(this, arguments);
+    let id = 0;
+    id = origSet.call(this, function () {
+      st.pending.delete(id);
+      depth = mine + 1;
+      try { return fn.apply(this, args); } finally { depth = 0; }
+    }, delay);
+    st.pending.set(id, now() + delay);
+    return id;
+  };
+  const wrappedClear = function (id) {
+    st.pending.delete(id);
+    return origClear.apply(this, arguments);
+  };
+  try {
+    Object.defineProperty(wrappedSet, 'toString', { value: () => origSet.toString() });
+    Object.defineProperty(wrappedClear, 'toString', { value: () => origClear.toString() });
+  } catch (e) { /* ignore */ }
+  window.setTimeout = wrappedSet;
+  window.clearTimeout = wrappedClear;
+})();
