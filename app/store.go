@@ -67,6 +67,7 @@ type Store interface {
 	PackStore
 	UsageStore
 	JobStore
+	SessionStore
 }
 
 // Extractor turns a domain or URL into a pack. Implemented by package extract.

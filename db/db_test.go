@@ -120,11 +120,20 @@ func TestMigrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(applied, []string{"00001_init.sql"}) {
-		t.Errorf("applied = %v", applied)
+	// Every embedded migration, in order: 00001_init.sql, 00002_sessions.sql, …
+	entries, err := migrationFS.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, e := range entries {
+		want = append(want, e.Name())
+	}
+	if len(want) < 2 || want[0] != "00001_init.sql" || want[1] != "00002_sessions.sql" || !slices.Equal(applied, want) {
+		t.Errorf("applied = %v, want %v", applied, want)
 	}
 	v, err := d.SchemaVersion(ctx)
-	if err != nil || v != 1 {
+	if err != nil || v != int64(len(want)) {
 		t.Errorf("version = %d, %v", v, err)
 	}
 

@@ -11,18 +11,23 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// ipLimiter is a per-client-IP token bucket with bounded memory: at most
-// maxEntries addresses are tracked; idle ones are swept, and when the table
-// is full the least recently seen half is dropped.
-type ipLimiter struct {
-	rate    rate.Limit
-	burst   int
-	trusted []netip.Prefix
-	now     func() time.Time
+// keyLimiter is a token bucket per key (a client IP, an email) with bounded
+// memory: at most maxEntries keys are tracked; idle ones are swept, and when
+// the table is full the least recently seen are dropped.
+type keyLimiter[K comparable] struct {
+	rate  rate.Limit
+	burst int
+	now   func() time.Time
 
 	mu      sync.Mutex
-	entries map[netip.Addr]*ipEntry
+	entries map[K]*ipEntry
 	sweptAt time.Time
+}
+
+// ipLimiter is a keyLimiter on client IPs, which knows the trusted proxies.
+type ipLimiter struct {
+	*keyLimiter[netip.Addr]
+	trusted []netip.Prefix
 }
 
 type ipEntry struct {
@@ -36,12 +41,15 @@ const (
 )
 
 func newIPLimiter(perSecond float64, burst int, trusted []netip.Prefix, now func() time.Time) *ipLimiter {
-	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, trusted: trusted, now: now,
-		entries: make(map[netip.Addr]*ipEntry)}
+	return &ipLimiter{keyLimiter: newKeyLimiter[netip.Addr](perSecond, burst, now), trusted: trusted}
 }
 
-// allow takes a token for ip; when none is left it returns how long to wait.
-func (l *ipLimiter) allow(ip netip.Addr) (bool, time.Duration) {
+func newKeyLimiter[K comparable](perSecond float64, burst int, now func() time.Time) *keyLimiter[K] {
+	return &keyLimiter[K]{rate: rate.Limit(perSecond), burst: burst, now: now, entries: make(map[K]*ipEntry)}
+}
+
+// allow takes a token for key; when none is left it returns how long to wait.
+func (l *keyLimiter[K]) allow(ip K) (bool, time.Duration) {
 	if l.rate <= 0 {
 		return true, 0
 	}
@@ -65,7 +73,7 @@ func (l *ipLimiter) allow(ip netip.Addr) (bool, time.Duration) {
 	return true, 0
 }
 
-func (l *ipLimiter) sweep(now time.Time) {
+func (l *keyLimiter[K]) sweep(now time.Time) {
 	l.sweptAt = now
 	cutoff := now.Add(-idleAfter)
 	for ip, e := range l.entries {

@@ -12,6 +12,27 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/v1/analyze", s.api(s.handleAnalyze))
 	m.HandleFunc("GET /api/v1/analyze/{job_id}", s.api(s.handleJob))
 	m.HandleFunc("/api/", s.handleAPINotFound)
+
+	// Dashboard (HTML). Every state-changing route goes through sameOrigin
+	// (CrossOriginProtection); signed-in forms also check the session's token.
+	m.Handle("GET /assets/{file}", staticHandler())
+	m.HandleFunc("GET /{$}", s.optionalUser(s.handleLanding))
+	m.HandleFunc("GET /pricing", s.optionalUser(s.handlePricing))
+	m.HandleFunc("GET /app/signup", s.handleSignupPage)
+	m.HandleFunc("POST /app/signup", s.sameOrigin(s.handleSignup))
+	m.HandleFunc("GET /app/login", s.handleLoginPage)
+	m.HandleFunc("POST /app/login", s.sameOrigin(s.handleLogin))
+	m.HandleFunc("POST /app/logout", s.sameOrigin(s.handleLogout))
+	m.HandleFunc("GET /app", s.requireUser(s.handleDashboard))
+	m.HandleFunc("POST /app/try", s.userForm(s.handleTry))
+	m.HandleFunc("GET /app/jobs/{job_id}", s.requireUser(s.handleJobPage))
+	m.HandleFunc("GET /app/jobs/{job_id}/status", s.requireUser(s.handleJobStatus))
+	m.HandleFunc("GET /app/packs/{domain}", s.requireUser(s.handlePackPage))
+	m.HandleFunc("GET /app/api-keys", s.requireUser(s.handleKeysPage))
+	m.HandleFunc("POST /app/api-keys", s.userForm(s.handleKeyCreate))
+	m.HandleFunc("POST /app/api-keys/{id}/rotate", s.userForm(s.handleKeyRotate))
+	m.HandleFunc("POST /app/api-keys/{id}/revoke", s.userForm(s.handleKeyRevoke))
+	m.HandleFunc("/", s.optionalUser(s.handleNotFoundPage))
 }
 
 func (s *Server) handleAPINotFound(w http.ResponseWriter, r *http.Request) {

@@ -1,4 +1,4 @@
-// Package web serves the REST API (and, later, the dashboard pages).
+// Package web serves the REST API and the dashboard pages.
 package web
 
 import (
@@ -32,6 +32,14 @@ type Server struct {
 	version   string
 	limiter   *ipLimiter
 	mux       *http.ServeMux
+
+	// Dashboard.
+	passwords     app.PasswordHasher
+	cop           *http.CrossOriginProtection
+	secureCookies bool // the public URL is https
+	csp           string
+	signinIP      *keyLimiter[netip.Addr]
+	signinEmail   *keyLimiter[string]
 }
 
 func New(cfg Config) *Server {
@@ -42,7 +50,14 @@ func New(cfg Config) *Server {
 		version:   cfg.Version,
 		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
 		mux:       http.NewServeMux(),
+
+		passwords:   argon2id{},
+		cop:         http.NewCrossOriginProtection(),
+		signinIP:    newKeyLimiter[netip.Addr](signinIPPerSecond, signinIPBurst, time.Now),
+		signinEmail: newKeyLimiter[string](signinEmailPerSecond, signinEmailBurst, time.Now),
 	}
+	s.secureCookies = strings.HasPrefix(s.publicURL, "https://")
+	s.csp = pageCSP(s.publicURL)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
