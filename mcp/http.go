@@ -1,0 +1,294 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+const maxBody = 1 << 20
+
+// handlePRM serves RFC 9728 protected-resource metadata.
+func (s *Server) handlePRM(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
+	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Mcp-Protocol-Version")
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	json.NewEncoder(w).Encode(map[string]any{
+		"resource":                 s.mcpURL,
+		"authorization_servers":    []string{s.issuer},
+		"scopes_supported":         []string{app.MCPScope},
+		"bearer_methods_supported": []string{"header"},
+		"resource_name":            "brandpack",
+		"resource_documentation":   s.public + "/docs/mcp",
+	})
+}
+
+// guard applies the MCP transport's Host and Origin checks (DNS rebinding)
+// and CORS; preflights are answered here, without authentication.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostOK(r.Host) {
+			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host header does not name this server")))
+			return
+		}
+		origin := r.Header.Get("Origin")
+		if origin != "" {
+			if !s.originOK(origin) {
+				writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("origin "+origin+" is not allowed")))
+				return
+			}
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Add("Vary", "Origin")
+			h.Set("Access-Control-Expose-Headers", "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version")
+		}
+		if r.Method == http.MethodOptions {
+			h := w.Header()
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+			h.Set("Access-Control-Max-Age", "86400")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostOK(host string) bool {
+	if strings.EqualFold(host, s.host) {
+		return true
+	}
+	h, _, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (s *Server) originOK(origin string) bool {
+	if slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) {
+		return true
+	}
+	for _, p := range []string{"http://localhost", "http://127.0.0.1", "http://[::1]"} {
+		if origin == p || strings.HasPrefix(origin, p+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// authenticated validates the bearer token of every request (spec §5.2).
+// No token → 401 with resource_metadata and scope; a bad, expired or
+// foreign token → 401 invalid_token; a revoked grant → 401 invalid_token
+// whose body is the JSON-RPC -32003 error of the request.
+func (s *Server) authenticated(next http.Handler) http.Handler {
+	// The SDK's middleware puts the verified grant where tools see it
+	// (RequestExtra.TokenInfo) and binds sessions to the user.
+	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+		g, _ := ctx.Value(grantKey{}).(*app.AccessGrant)
+		if g == nil {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
+			UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
+	}, nil)(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearer(r)
+		if !ok {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, s.prmURL, app.MCPScope))
+			writeRPC(w, http.StatusUnauthorized, nil, NewError(s.log,
+				app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")))
+			return
+		}
+		g, err := s.tokens.VerifyAccessToken(r.Context(), token)
+		if err != nil {
+			code := app.ErrorCode(err)
+			if code != app.EINVALIDTOKEN && code != app.EREVOKED {
+				writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
+				return
+			}
+			// Always 401 invalid_token. A revoked grant's body is JSON-RPC
+			// -32003 answering the request's id, so a client on an existing
+			// session sees the revocation as an MCP error (spec §5.2 rule 5).
+			w.Header().Set("WWW-Authenticate", s.invalidToken(app.ErrorMessage(err)))
+			var id any
+			if code == app.EREVOKED && r.Method == http.MethodPost {
+				if rid, ok := requestID(r); ok {
+					id = rid
+				}
+			}
+			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
+			return
+		}
+		if r.Method == http.MethodPost && r.URL.Path == "/mcp" {
+			if err := checkEnvelope(w, r); err != nil {
+				writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, err))
+				return
+			}
+		}
+		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
+	})
+}
+
+type grantKey struct{}
+
+func (s *Server) invalidToken(desc string) string {
+	return fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
+		desc, s.prmURL, app.MCPScope)
+}
+
+func bearer(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+// readBody reads a bounded body and puts it back for the next handler.
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return nil, invalidRequest("the body could not be read")
+	}
+	if len(b) > maxBody {
+		return nil, invalidRequest("the body is larger than 1 MiB")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return b, nil
+}
+
+// requestID returns the id of a JSON-RPC request body (body restored).
+func requestID(r *http.Request) (jsonrpc.ID, bool) {
+	b, err := readBody(r)
+	if err != nil {
+		return jsonrpc.ID{}, false
+	}
+	var env struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(b, &env) != nil || env.ID == nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(env.ID)
+	return id, err == nil
+}
+
+// checkEnvelope rejects a POST body that is not JSON-RPC 2.0 with a
+// JSON-RPC -32600, instead of the SDK's plain-text 400.
+func checkEnvelope(w http.ResponseWriter, r *http.Request) error {
+	b, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	var msgs []json.RawMessage
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if json.Unmarshal(trimmed, &msgs) != nil || len(msgs) == 0 {
+			return invalidRequest("the body is not a JSON-RPC 2.0 message")
+		}
+	} else {
+		msgs = []json.RawMessage{trimmed}
+	}
+	for _, m := range msgs {
+		var env struct {
+			JSONRPC string          `json:"jsonrpc"`
+			Method  *string         `json:"method"`
+			Result  json.RawMessage `json:"result"`
+			Error   json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(m, &env) != nil || env.JSONRPC != "2.0" ||
+			(env.Method == nil && env.Result == nil && env.Error == nil) {
+			return invalidRequest("the body is not a JSON-RPC 2.0 message")
+		}
+	}
+	return nil
+}
+
+// rpcResponse is a JSON-RPC 2.0 response.
+type rpcResponse struct {
+	JSONRPC string         `json:"jsonrpc"`
+	ID      any            `json:"id"`
+	Result  any            `json:"result,omitempty"`
+	Error   *jsonrpc.Error `json:"error,omitempty"`
+}
+
+func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
+	if jid, ok := id.(jsonrpc.ID); ok {
+		id = jid.Raw()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Error: e})
+}
+
+// handleToolsCall is POST /mcp/tools/call: one JSON-RPC tools/call request,
+// one JSON-RPC response, no session (spec §4.2).
+func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
+	g, _ := r.Context().Value(grantKey{}).(*app.AccessGrant)
+	b, err := readBody(r)
+	if err != nil {
+		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, err))
+		return
+	}
+	var req struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      any             `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil || req.JSONRPC != "2.0" || req.Method == nil || req.ID == nil {
+		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, invalidRequest(
+			"the body must be one JSON-RPC 2.0 request object with jsonrpc, id and method")))
+		return
+	}
+	id, err := jsonrpc.MakeID(req.ID)
+	if err != nil {
+		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, invalidRequest("id must be a string or a number")))
+		return
+	}
+	if *req.Method != "tools/call" {
+		writeRPC(w, http.StatusOK, id, NewError(s.log, methodNotFound("method "+*req.Method)))
+		return
+	}
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
+		writeRPC(w, http.StatusOK, id, NewError(s.log, fieldError("name", "params.name must name a tool")))
+		return
+	}
+	res, err := s.call(r.Context(), g, p.Name, p.Arguments)
+	if err != nil {
+		writeRPC(w, http.StatusOK, id, NewError(s.log, err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id.Raw(), Result: res})
+}
