@@ -15,33 +15,11 @@ func (s *Service) Analyze(ctx context.Context, u *User, rawURL string) (*Job, er
 	if err != nil {
 		return nil, err
 	}
-	now := s.Now()
-	j := &Job{
-		ID:        "job_" + RandomString(24),
-		UserID:    u.ID,
-		URL:       target,
-		Domain:    domain,
-		Status:    JobQueued,
-		CreatedAt: now,
-	}
 	cached, err := s.store.Pack(ctx, domain)
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
-	if cached == nil || !s.fresh(cached) {
-		if err := s.reserve(ctx, u, Month(now)); err != nil {
-			return nil, err
-		}
-		j.Charged = true
-	}
-	if err := s.store.CreateJob(ctx, j); err != nil {
-		if j.Charged {
-			s.refund(u, Month(now))
-		}
-		return nil, err
-	}
-	s.wakeJobs()
-	return j, nil
+	return s.queueJob(ctx, u, target, domain, cached)
 }
 
 // Job returns a job of the user; other users' jobs do not exist for them.
