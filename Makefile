@@ -11,7 +11,7 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-.PHONY: all build run test bench eval deps chromium cc vet clean
+.PHONY: all build run test bench eval deps chromium cc vet templ-check clean
 
 all: build
 
@@ -34,9 +34,15 @@ build:
 run: chromium build
 	$(BIN) serve --data $(DATA)
 
-vet:
+vet: templ-check
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+
+# The generated templ files are committed; fail when they are stale.
+templ-check:
+	@$(GO) tool templ generate -path views >/dev/null
+	@git diff --quiet -- views 2>/dev/null || { git diff --stat -- views; \
+		echo "views: generated *_templ.go files are stale: run 'go tool templ generate' and commit"; exit 1; }
 
 # The whole suite, including the tests that drive real Chromium, and a check
 # that the binary builds without cgo. Fixture-site tests also run over
