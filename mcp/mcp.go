@@ -140,9 +140,33 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("OPTIONS /.well-known/oauth-protected-resource", prm)
 	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", prm)
 	mux.Handle("OPTIONS /.well-known/oauth-protected-resource/mcp", prm)
-	mux.Handle("/mcp", s.guard(s.authenticated(s.handler)))
+	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.handler))))
 	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(http.HandlerFunc(s.handleToolsCall))))
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
+}
+
+// CloseSessions ends every MCP session, and with them their open event
+// streams (GET /mcp), which would otherwise hold http.Server.Shutdown until
+// its deadline. The composition root calls it from RegisterOnShutdown.
+func (s *Server) CloseSessions() {
+	for ss := range s.sdk.Sessions() {
+		if err := ss.Close(); err != nil {
+			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
+		}
+	}
+}
+
+// streamDeadline lifts the HTTP server's WriteTimeout from the standalone
+// SSE stream (GET /mcp), which stays open while its session lives (the SDK
+// ends idle sessions after SessionTimeout). POSTs keep the server's
+// WriteTimeout, which serve sizes to cover a fresh extraction.
+func streamDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // grantOf returns the grant the bearer middleware put into the SDK's token info.

@@ -20,7 +20,7 @@ type Page struct {
 	Title      string
 	User       *app.User // nil when signed out
 	CSRF       string    // the session's form token; "" when signed out
-	Nav        string    // active nav item: "home", "app", "keys", "pricing", "login", "signup"
+	Nav        string    // active nav item: "home", "app", "keys", "connections", "pricing", "login", "signup"
 	PublicURL  string    // e.g. https://brand.example.com
 	PricingURL string
 	// Refresh > 0 adds <meta http-equiv=refresh> (the no-JS job progress).

@@ -86,6 +86,7 @@ func NewRootCommand(stdout, stderr io.Writer) *cobra.Command {
 		newUsersCommand(),
 		newPlansCommand(),
 		newKeysCommand(),
+		newConnectionsCommand(),
 		newMigrateCommand(),
 		newBackupCommand(),
 		newVersionCommand(),

@@ -19,6 +19,11 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/app/web"
+	"github.com/brandpack/brandpack/db"
+	"github.com/brandpack/brandpack/extract/egress"
+	"github.com/brandpack/brandpack/mcp"
+	"github.com/brandpack/brandpack/oauth"
+	"github.com/brandpack/brandpack/views"
 )
 
 func newServeCommand() *cobra.Command {
@@ -30,7 +35,7 @@ func newServeCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the HTTP server: REST API, asset files and job runner",
+		Short: "Run the HTTP server: REST API, dashboard, MCP server, OAuth, asset files and job runner",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			log, err := newLogger(cmd, logLevel)
@@ -67,18 +72,26 @@ func newServeCommand() *cobra.Command {
 			svc := app.NewService(app.Config{
 				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
 			})
+			site, closeSessions, err := newSite(ctx, d, svc, log, bf.resolve, web.Config{
+				Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
+				IPRate: ipRate, IPBurst: ipBurst, TrustedProxies: proxies,
+			})
+			if err != nil {
+				return err
+			}
+			// WriteTimeout: a fresh extraction answers within its budget, on REST
+			// and on MCP tool calls alike; the MCP server lifts the deadline from
+			// its long-lived GET /mcp event stream.
 			srv := &http.Server{
-				Addr: addr,
-				Handler: web.New(web.Config{
-					Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
-					IPRate: ipRate, IPBurst: ipBurst, TrustedProxies: proxies,
-				}),
+				Addr:              addr,
+				Handler:           site,
 				ReadHeaderTimeout: 10 * time.Second,
 				ReadTimeout:       30 * time.Second,
-				WriteTimeout:      bf.scrapeTimeout + 30*time.Second, // a fresh extraction answers within its budget
+				WriteTimeout:      bf.scrapeTimeout + 30*time.Second,
 				IdleTimeout:       2 * time.Minute,
 				ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 			}
+			srv.RegisterOnShutdown(closeSessions) // open MCP event streams end now, not at the deadline
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return app.Errorf(app.EVALIDATION, "Cannot listen on %s: %v", addr, err)
@@ -121,6 +134,45 @@ func newServeCommand() *cobra.Command {
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	bf.register(cmd, true)
 	return cmd
+}
+
+// newSite builds the one origin: the dashboard and REST API (app/web) with
+// the OAuth authorization server and the MCP server mounted on it (DESIGN
+// "URLs"). Client metadata documents are fetched through an egress door with
+// the same --resolve map as extraction (SSRF guard). closeSessions ends the
+// MCP sessions at shutdown.
+func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, resolveFlags []string,
+	cfg web.Config) (site *web.Server, closeSessions func(), err error) {
+	resolve, err := parseResolve(resolveFlags)
+	if err != nil {
+		return nil, nil, err
+	}
+	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
+	// site is set below; the OAuth pages use the dashboard's layout and session.
+	as := oauth.New(oauth.Config{
+		Store:      d,
+		Sessions:   oauth.CookieSessions{Service: svc},
+		PublicURL:  cfg.PublicURL,
+		HTTPClient: door.HTTPClient(5 * time.Second),
+		Logger:     log,
+		Consent: func(w http.ResponseWriter, r *http.Request, c oauth.ConsentView) {
+			site.ConsentPage(w, r, views.ConsentData(c))
+		},
+		ErrorPage: func(w http.ResponseWriter, r *http.Request, status int, code, description string) {
+			site.OAuthErrorPage(w, r, status, code, description)
+		},
+		ClientIP: func(r *http.Request) string { return site.ClientIP(r) },
+	})
+	if err := as.Init(ctx); err != nil {
+		return nil, nil, fmt.Errorf("oauth signing key: %w", err)
+	}
+	ms := mcp.New(mcp.Config{
+		Service: svc, Tokens: as, PublicURL: cfg.PublicURL, Issuer: as.Issuer(), Version: Version, Logger: log,
+	})
+	cfg.Mount = append(cfg.Mount, as, ms)
+	cfg.Connections = as.Connections()
+	site = web.New(cfg)
+	return site, ms.CloseSessions, nil
 }
 
 // firstRunHint tells the person starting an empty instance how to get a key.

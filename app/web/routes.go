@@ -32,6 +32,16 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /app/api-keys", s.userForm(s.handleKeyCreate))
 	m.HandleFunc("POST /app/api-keys/{id}/rotate", s.userForm(s.handleKeyRotate))
 	m.HandleFunc("POST /app/api-keys/{id}/revoke", s.userForm(s.handleKeyRevoke))
+	m.HandleFunc("GET /app/connections", s.requireUser(s.handleConnectionsPage))
+	m.HandleFunc("POST /app/connections/{id}/revoke", s.userForm(s.handleConnectionRevoke))
+
+	// OAuth authorization server and MCP server (DESIGN "URLs"): their own
+	// packages, mounted here outside the /api/v1 per-IP limiter, so /mcp and
+	// /token are never throttled by it (DCR has its own per-IP limit; tool
+	// calls count against the user's quota).
+	for _, mt := range s.mount {
+		mt.Register(m)
+	}
 	m.HandleFunc("/", s.optionalUser(s.handleNotFoundPage))
 }
 

@@ -22,6 +22,24 @@ type Config struct {
 	IPRate         float64 // tokens per second per client IP on /api/v1; 0 disables
 	IPBurst        int
 	TrustedProxies []netip.Prefix
+	// Mount adds other surfaces of the same origin (the OAuth authorization
+	// server, the MCP server) to the one mux; app/web never imports them.
+	Mount []Mounter
+	// Connections backs /app/connections (the user's connected MCP clients);
+	// nil shows an empty list.
+	Connections Connections
+}
+
+// Mounter registers its routes on the origin's mux.
+type Mounter interface{ Register(*http.ServeMux) }
+
+// Connections is what the dashboard needs of the OAuth connections (grants).
+type Connections interface {
+	// List returns the user's active connections, newest first.
+	List(ctx context.Context, userID int64) ([]*app.Connection, error)
+	// Revoke revokes one of the user's connections (ENOTFOUND when it is
+	// not theirs or already revoked).
+	Revoke(ctx context.Context, userID int64, id string) error
 }
 
 // Server is the HTTP handler for the whole public origin.
@@ -32,6 +50,8 @@ type Server struct {
 	version   string
 	limiter   *ipLimiter
 	mux       *http.ServeMux
+	mount     []Mounter
+	conns     Connections
 
 	// Dashboard.
 	passwords     app.PasswordHasher
@@ -50,6 +70,8 @@ func New(cfg Config) *Server {
 		version:   cfg.Version,
 		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
 		mux:       http.NewServeMux(),
+		mount:     cfg.Mount,
+		conns:     cfg.Connections,
 
 		passwords:   argon2id{},
 		cop:         http.NewCrossOriginProtection(),
