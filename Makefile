@@ -11,7 +11,7 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-.PHONY: all build run test bench eval deps chromium cc vet templ-check clean
+.PHONY: all build run test bench eval deps chromium cc node-tools vet templ-check clean
 
 all: build
 
@@ -26,7 +26,13 @@ cc:
 	@command -v gcc >/dev/null 2>&1 || { echo "installing gcc for -race…"; \
 		$(APT) update -qq && $(APT) install -y -qq gcc libc6-dev >/dev/null; }
 
-deps: chromium cc
+# Third-party MCP clients (conformance suite, Inspector) on Node 22 from npm,
+# installed project-locally into .cache/node for the app/cli tests.
+node-tools:
+	@command -v npm >/dev/null 2>&1 || { echo "installing npm…"; $(APT) update -qq && $(APT) install -y -qq npm >/dev/null; }
+	@bash scripts/mcp-conformance.sh setup
+
+deps: chromium cc node-tools
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
