@@ -107,6 +107,9 @@ func (s *Service) present(stored *Pack, cached bool) *Pack {
 	for i, l := range stored.Logos {
 		l.Variants = append([]string{}, l.Variants...)
 		l.URL = s.AssetURL(p.Domain, l.URL)
+		if l.PNGURL != "" {
+			l.PNGURL = s.AssetURL(p.Domain, l.PNGURL)
+		}
 		p.Logos[i] = l
 	}
 	if cached {

@@ -73,8 +73,12 @@ func phaseContext(ctx context.Context, max, reserve time.Duration) (context.Cont
 	return context.WithDeadline(ctx, end)
 }
 
-// assemble turns the page's signals into the pack and its assets.
-func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain string, page *loaded) (*app.Extraction, error) {
+// renderPhase bounds the PNG renderings of one extraction.
+const renderPhase = 10 * time.Second
+
+// assemble turns the page's signals into the pack and its assets (logo PNGs
+// drawn with r); it also returns the copy the voice was judged from.
+func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain string, page *loaded, r *renderer) (*app.Extraction, string, error) {
 	sig := page.Sig
 	// Downloads get their own, shorter deadline inside the budget: a slow
 	// logo host costs that logo, not the whole pack.
@@ -83,10 +87,17 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	man := e.fetchManifest(dctx, log, sig.Meta.Manifest)
 	logos, assets, logoNames, fills := e.chooseLogos(dctx, log, domain, page.URL, sig, man)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	brand := chooseBrand(hostOf(page.URL, domain), brandSources(sig, man, logoNames))
 	colors := chooseColors(sig, man, fills)
+	logos, assets = addMonoLogo(log, domain, colors.Background, logos, assets)
+	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
+	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
+	rcancel()
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
 	fonts := chooseFonts(sig)
 	copyText := strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
 	voice := analyzeVoice(copyText)
@@ -101,5 +112,5 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 			Voice:  voice,
 		},
 		Assets: assets,
-	}, nil
+	}, copyText, nil
 }

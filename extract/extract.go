@@ -69,6 +69,11 @@ type Config struct {
 	MaxRequests int
 	MaxBytes    int64
 
+	// LLM, when LLM.URL is set, refines the judged voice with an
+	// OpenAI-compatible chat endpoint (llm.go); its cost is added to
+	// total_cost_usd.
+	LLM LLMConfig
+
 	Logger *slog.Logger // stage progress at Debug/Info
 }
 
@@ -89,6 +94,7 @@ type Extractor struct {
 	log   *slog.Logger
 	pool  *pool
 	proxy *egress.Proxy // browser-level proxy of a launched Chromium
+	llm   *llmClient    // nil without Config.LLM.URL
 
 	onEgress func(egress.ProxyStats) // tests: the per-extraction proxy's final stats
 }
@@ -107,6 +113,7 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 	if cfg.Door == nil {
 		return nil, errors.New("extract: Config.Door is required")
 	}
+	var err error
 	if cfg.Browsers <= 0 {
 		cfg.Browsers = defaultBrowsers
 	}
@@ -129,6 +136,11 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		cfg.Logger = slog.Default()
 	}
 	e := &Extractor{cfg: cfg, door: cfg.Door, log: cfg.Logger}
+	if cfg.LLM.URL != "" {
+		if e.llm, err = newLLMClient(cfg.LLM); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.BrowserURL != "" {
 		e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
 			e.log.Info("connecting to browser", "url", cfg.BrowserURL)
@@ -192,21 +204,29 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 		}
 		return nil, e.classify(ctx, err)
 	}
-	page, spent, err := e.inBrowser(ctx, log, u)
+	var x *app.Extraction
+	var finalURL, copyText string
+	spent, err := e.inBrowser(ctx, log, u, func(ctx context.Context, page *loaded, r *renderer) error {
+		var err error
+		finalURL = page.URL
+		x, copyText, err = e.assemble(ctx, log, domain, page, r)
+		return err
+	})
 	release()
 	if err != nil {
 		return nil, e.classify(ctx, err)
 	}
-
-	x, err := e.assemble(ctx, log, domain, page)
-	if err != nil {
-		return nil, e.classify(ctx, err)
+	cost := spent.Seconds() * e.cfg.CostPerBrowserSecond
+	if e.llm != nil {
+		voice, llmCost := e.llm.refine(ctx, log, domain, copyText, x.Pack.Voice)
+		x.Pack.Voice = voice
+		cost += llmCost
 	}
 	x.Pack.Metadata = app.PackMetadata{
 		Cached:       false,
 		ExtractedAt:  time.Now().UTC(),
-		TotalCostUSD: math.Round(spent.Seconds()*e.cfg.CostPerBrowserSecond*1e6) / 1e6,
-		FinalURL:     page.URL,
+		TotalCostUSD: math.Round(cost*1e6) / 1e6,
+		FinalURL:     finalURL,
 		DurationMS:   time.Since(start).Milliseconds(),
 	}
 	log.Info("extracted", "brand", x.Pack.Brand, "primary", x.Pack.Colors.Primary,

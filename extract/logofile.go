@@ -43,13 +43,15 @@ func (e *Extractor) store(ctx context.Context, domain string, o logoOption, src 
 	if info.Width == 0 || info.Height == 0 {
 		info.Width, info.Height = int(o.boxW+0.5), int(o.boxH+0.5)
 	}
+	return &stored{asset: newAsset(domain, data, info.Ext, info.ContentType), info: info, src: src}, nil
+}
+
+// newAsset wraps verified bytes as a logo asset named by their hash.
+func newAsset(domain string, data []byte, ext, contentType string) app.Asset {
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
-	return &stored{
-		asset: app.Asset{Domain: domain, File: "logo-" + h[:12] + "." + info.Ext, ContentType: info.ContentType,
-			Data: data, SHA256: h, CreatedAt: time.Now().UTC()},
-		info: info, src: src,
-	}, nil
+	return app.Asset{Domain: domain, File: "logo-" + h[:12] + "." + ext, ContentType: contentType,
+		Data: data, SHA256: h, CreatedAt: time.Now().UTC()}
 }
 
 type notImageError struct{}

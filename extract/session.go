@@ -22,12 +22,16 @@ type loaded struct {
 	Sig    *signals
 }
 
+// afterLoad runs once the page is read, while the incognito context still
+// exists: it judges the signals and renders PNGs with r.
+type afterLoad func(ctx context.Context, page *loaded, r *renderer) error
+
 // inBrowser runs one page load in a fresh incognito context behind its own
-// egress proxy, and returns the signals and the browser time spent.
-func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL) (*loaded, time.Duration, error) {
+// egress proxy, then calls then, and returns the browser time spent.
+func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL, then afterLoad) (time.Duration, error) {
 	b, err := e.pool.browser(ctx)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -39,24 +43,24 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL)
 		}
 	}()
 	began := time.Now()
-	res, err := e.session(ctx, log, b, u)
+	err = e.session(ctx, log, b, u, then)
 	spent := time.Since(began)
 	if err != nil && ctx.Err() == nil && !b.ping(ctx) {
 		log.Warn("browser stopped answering; it will be replaced", "err", err)
 		e.pool.discard(b)
-		return nil, spent, errBrowserDied
+		return spent, errBrowserDied
 	}
 	if err != nil && errors.Is(context.Cause(ctx), errBrowserDied) {
 		e.pool.discard(b)
-		return nil, spent, errBrowserDied
+		return spent, errBrowserDied
 	}
-	return res, spent, err
+	return spent, err
 }
 
-func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL) (*loaded, error) {
+func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL, then afterLoad) error {
 	proxy, err := e.door.NewProxy(egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes})
 	if err != nil {
-		return nil, fmt.Errorf("proxy: %w", err)
+		return fmt.Errorf("proxy: %w", err)
 	}
 	defer func() {
 		_ = proxy.Close()
@@ -85,7 +89,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		ProxyBypassList: "<-loopback>",
 	}.Call(b.rod.Context(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("create browser context: %w", err)
+		return fmt.Errorf("create browser context: %w", err)
 	}
 	defer func() {
 		cctx, cancel := cleanup()
@@ -96,13 +100,13 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorDeny,
 		BrowserContextID: bc.BrowserContextID,
 	}).Call(b.rod.Context(ctx)); err != nil {
-		return nil, fmt.Errorf("deny downloads: %w", err)
+		return fmt.Errorf("deny downloads: %w", err)
 	}
 	incognito := *b.rod
 	incognito.BrowserContextID = bc.BrowserContextID
 	page, err := incognito.Context(ctx).Page(proto.TargetCreateTarget{})
 	if err != nil {
-		return nil, fmt.Errorf("new page: %w", err)
+		return fmt.Errorf("new page: %w", err)
 	}
 	defer func() {
 		cctx, cancel := cleanup()
@@ -112,16 +116,16 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		}
 	}()
 	if err := (proto.NetworkEnable{}).Call(page); err != nil {
-		return nil, fmt.Errorf("network enable: %w", err)
+		return fmt.Errorf("network enable: %w", err)
 	}
 	if err := (proto.NetworkSetBypassServiceWorker{Bypass: true}).Call(page); err != nil {
-		return nil, fmt.Errorf("bypass service workers: %w", err)
+		return fmt.Errorf("bypass service workers: %w", err)
 	}
 	if err := (proto.NetworkSetBlockedURLs{Urls: blockedURLPatterns}).Call(page); err != nil {
-		return nil, fmt.Errorf("block resources: %w", err)
+		return fmt.Errorf("block resources: %w", err)
 	}
 	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: settleInitJS}).Call(page); err != nil {
-		return nil, fmt.Errorf("settle script: %w", err)
+		return fmt.Errorf("settle script: %w", err)
 	}
 
 	// The watcher lives until the page is read: it also dismisses dialogs
@@ -148,29 +152,33 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		var ne *navError
 		if errors.As(err, &ne) {
 			if rerr := refused(); rerr != nil {
-				return nil, rerr
+				return rerr
 			}
 		}
-		return nil, err
+		return err
 	}
 	sig, err := collect(ctx, page)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	log.Info("settled", "url", sig.URL, "status", status)
 	fu, perr := url.Parse(sig.URL)
 	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") || status == 403 {
 		if rerr := refused(); rerr != nil {
-			return nil, rerr
+			return rerr
 		}
 	}
 	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") {
-		return nil, &navError{text: "ended on " + strings.SplitN(sig.URL, ":", 2)[0] + " page"}
+		return &navError{text: "ended on " + strings.SplitN(sig.URL, ":", 2)[0] + " page"}
 	}
 	if status == 401 || status == 403 || status == 429 || status >= 500 {
-		return nil, &httpStatusError{status: status}
+		return &httpStatusError{status: status}
 	}
-	return &loaded{URL: sig.URL, Status: status, Sig: sig}, nil
+	// Judge the signals (downloads; PNG renderings in this page, turned
+	// blank) before the context goes.
+	stopWatch()
+	r := &renderer{page: page}
+	return then(ctx, &loaded{URL: sig.URL, Status: status, Sig: sig}, r)
 }
 
 // blockedURLPatterns are resources that never carry brand signals: web font

@@ -51,6 +51,9 @@ func newExtractCommand() *cobra.Command {
 			p.Domain = domain
 			for i := range p.Logos { // no server: name the files the pack would serve
 				p.Logos[i].URL = "assets/logos/" + domain + "/" + p.Logos[i].URL
+				if p.Logos[i].PNGURL != "" {
+					p.Logos[i].PNGURL = "assets/logos/" + domain + "/" + p.Logos[i].PNGURL
+				}
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "extracted %s in %s (%d logo files)\n", domain,
 				time.Since(start).Round(time.Millisecond), len(res.Assets))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,7 @@ type browserFlags struct {
 	scrapeTimeout time.Duration
 	resolve       []string
 	costPerSecond float64
+	llm           extract.LLMConfig
 }
 
 func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
@@ -70,6 +72,10 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
 	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
 	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", extract.DefaultCostPerBrowserSecond, "cost model: USD per browser-second, reported as total_cost_usd")
+	f.StringVar(&b.llm.URL, "llm-url", "", "refine voice with an OpenAI-compatible API at this base URL (POST {url}/chat/completions); operator infrastructure, not behind the egress guard")
+	f.StringVar(&b.llm.Model, "llm-model", extract.DefaultLLMModel, "model name sent to --llm-url")
+	f.StringVar(&b.llm.Key, "llm-key", "", "API key for --llm-url, sent as a Bearer token (prefer BRANDPACK_LLM_KEY; never logged)")
+	f.Float64Var(&b.llm.CostPer1KTokens, "llm-cost-per-1k-tokens", extract.DefaultLLMCostPer1KTokens, "cost model: USD per 1,000 LLM tokens, added to total_cost_usd")
 	if withPool {
 		f.IntVar(&b.browsers, "browsers", 2, "concurrent extractions (pages); more requests wait in a bounded queue")
 	}
@@ -102,6 +108,12 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 	if b.scrapeTimeout <= 0 {
 		return nil, usageError{fmt.Errorf("--scrape-timeout must be positive")}
 	}
+	if u, err := url.Parse(b.llm.URL); b.llm.URL != "" && (err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https")) {
+		return nil, usageError{fmt.Errorf("--llm-url must be an http(s) URL like http://127.0.0.1:11434/v1")}
+	}
+	if b.llm.CostPer1KTokens < 0 {
+		return nil, usageError{fmt.Errorf("--llm-cost-per-1k-tokens must not be negative")}
+	}
 	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
 	n := b.browsers
 	if n < 1 {
@@ -114,6 +126,7 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 		ScrapeTimeout:        b.scrapeTimeout,
 		Door:                 door,
 		CostPerBrowserSecond: b.costPerSecond,
+		LLM:                  b.llm,
 		Logger:               log,
 	})
 }

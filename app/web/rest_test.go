@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http"
 	"regexp"
@@ -239,6 +241,16 @@ func TestLogoAssetServing(t *testing.T) {
 	}
 	if !strings.Contains(r.header.Get("Cache-Control"), "max-age=31536000") {
 		t.Fatalf("Cache-Control = %q", r.header.Get("Cache-Control"))
+	}
+	// The SVG's PNG rendering: an absolute png_url that serves a real PNG.
+	pu, _ := logos[0].(map[string]any)["png_url"].(string)
+	if !strings.HasPrefix(pu, h.srv.URL+"/api/v1/assets/logos/orchard-lantern.test/") {
+		t.Fatalf("png_url = %q, want an absolute asset URL", pu)
+	}
+	if rp := h.get(strings.TrimPrefix(pu, h.srv.URL), ""); rp.status != 200 || rp.header.Get("Content-Type") != "image/png" {
+		t.Fatalf("png_url: status %d, Content-Type %q", rp.status, rp.header.Get("Content-Type"))
+	} else if _, err := png.DecodeConfig(bytes.NewReader(rp.body)); err != nil {
+		t.Fatalf("png_url bytes are not a PNG: %v", err)
 	}
 	etag := r.header.Get("ETag")
 	r2 := h.do("GET", strings.TrimPrefix(u, h.srv.URL), "", nil, "If-None-Match", etag)

@@ -1,0 +1,287 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Monochrome variants: a logo drawn for one background gets a one-colour
+// copy for the other (white for dark backgrounds, black for light ones)
+// when that is faithful: an SVG whose paints are all flat colours on the
+// same side of its background (no white knockouts inside a dark-on-light
+// logo), at most maxMonoColors distinct colours, and nothing a recolouring
+// would break or cannot reach (embedded rasters, masks, filters, patterns).
+
+const maxMonoColors = 4
+
+// paintProps are the properties whose colours a monochrome copy rewrites.
+var paintProps = map[string]bool{"fill": true, "stroke": true, "stop-color": true, "color": true, "flood-color": true, "lighting-color": true}
+
+// monoBlockers are elements that make a monochrome copy unfaithful.
+var monoBlockers = map[string]bool{"image": true, "feimage": true, "mask": true, "filter": true, "pattern": true}
+
+// shapeElements draw with the inherited fill (black by default).
+var shapeElements = map[string]bool{"path": true, "rect": true, "circle": true, "ellipse": true, "polygon": true, "polyline": true, "text": true}
+
+var cssPaintDecl = regexp.MustCompile(`(?i)(^|[;{\s])(fill|stroke|stop-color|color|flood-color|lighting-color)(\s*:\s*)([^;}!]+)`)
+
+// svgPaint is one colour an SVG paints with.
+type svgPaint struct {
+	c rgba
+}
+
+var errNotMono = errors.New("svg: not suitable for a monochrome copy")
+
+// recolorValue maps a paint value to ink; keywords (none, currentColor,
+// url(#…), inherit) stay. ok is false when v is a colour but not one that
+// parses.
+func recolorValue(v string, ink rgba, seen *[]svgPaint) (string, bool) {
+	t := strings.TrimSpace(v)
+	switch lt := strings.ToLower(t); {
+	case lt == "" || lt == "none" || lt == "transparent" || lt == "inherit" || lt == "currentcolor" ||
+		lt == "context-fill" || lt == "context-stroke" || lt == "initial" || lt == "unset":
+		return v, true
+	case strings.HasPrefix(lt, "url("):
+		return v, true
+	}
+	c, ok := parseColor(t)
+	if !ok {
+		return v, false
+	}
+	if c.A > 0.05 {
+		*seen = append(*seen, svgPaint{c})
+	}
+	if c.A < 0.999 {
+		return fmt.Sprintf("rgba(%d,%d,%d,%.3g)", to255(ink.R), to255(ink.G), to255(ink.B), c.A), true
+	}
+	return ink.hex(), true
+}
+
+func recolorCSS(css string, ink rgba, seen *[]svgPaint, bad *bool) string {
+	return cssPaintDecl.ReplaceAllStringFunc(css, func(m string) string {
+		g := cssPaintDecl.FindStringSubmatch(m)
+		v, ok := recolorValue(g[4], ink, seen)
+		if !ok {
+			*bad = true
+		}
+		return g[1] + g[2] + g[3] + v
+	})
+}
+
+// recolorSVG returns a copy of a sanitised SVG with every paint set to ink
+// and the paints it found; errNotMono when a copy would not be faithful.
+func recolorSVG(data []byte, ink rgba) ([]byte, []svgPaint, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = false
+	d.Entity = xml.HTMLEntity
+	d.CharsetReader = func(string, io.Reader) (io.Reader, error) { return nil, errors.New("charset") }
+	var out bytes.Buffer
+	var seen []svgPaint
+	type frame struct {
+		name    string
+		fillSet bool
+	}
+	var stack []frame
+	bad, styleFill, implicitBlack := false, false, false
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("svg: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			local := strings.ToLower(t.Name.Local)
+			if monoBlockers[local] {
+				return nil, nil, errNotMono
+			}
+			fillSet := len(stack) > 0 && stack[len(stack)-1].fillSet
+			name := qname(t.Name)
+			out.WriteString("<" + name)
+			rootFill := false
+			for _, a := range t.Attr {
+				an, v := strings.ToLower(a.Name.Local), a.Value
+				switch {
+				case paintProps[an] && a.Name.Space == "":
+					var ok bool
+					if v, ok = recolorValue(v, ink, &seen); !ok {
+						bad = true
+					}
+					if an == "fill" {
+						fillSet, rootFill = true, true
+					}
+				case an == "style" && a.Name.Space == "":
+					v = recolorCSS(v, ink, &seen, &bad)
+					if strings.Contains(strings.ToLower(v), "fill") {
+						fillSet, rootFill = true, true
+					}
+				}
+				out.WriteString(" " + qname(a.Name) + `="` + escapeAttr(v) + `"`)
+			}
+			if len(stack) == 0 { // the root: default paint and currentColor become ink
+				if !rootFill {
+					out.WriteString(` fill="` + ink.hex() + `"`)
+				}
+				out.WriteString(` color="` + ink.hex() + `"`)
+			}
+			out.WriteString(">")
+			if shapeElements[local] && !fillSet {
+				implicitBlack = true
+			}
+			stack = append(stack, frame{name, fillSet})
+		case xml.EndElement:
+			if len(stack) == 0 {
+				continue
+			}
+			out.WriteString("</" + stack[len(stack)-1].name + ">")
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) == 0 {
+				continue
+			}
+			text := string(t)
+			if strings.EqualFold(stack[len(stack)-1].name, "style") {
+				if strings.Contains(strings.ToLower(text), "fill") {
+					styleFill = true
+				}
+				text = recolorCSS(text, ink, &seen, &bad)
+			}
+			out.WriteString(textEscaper.Replace(text))
+		}
+	}
+	if bad {
+		return nil, nil, errNotMono
+	}
+	if implicitBlack && !styleFill {
+		seen = append(seen, svgPaint{rgba{A: 1}})
+	}
+	if out.Len() == 0 || len(seen) == 0 {
+		return nil, nil, errNotMono
+	}
+	return out.Bytes(), seen, nil
+}
+
+// contrast is the WCAG contrast ratio of two opaque colours.
+func contrast(a, b rgba) float64 {
+	la, lb := relLuminance(a), relLuminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+func relLuminance(c rgba) float64 {
+	lin := func(v float64) float64 {
+		if v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+}
+
+var (
+	white = rgba{R: 1, G: 1, B: 1, A: 1}
+	black = rgba{A: 1}
+)
+
+// monoMinContrast: every paint of a logo must stand out this much from the
+// background it is drawn for, or the logo has parts (knockouts, tints) a
+// single colour would merge.
+const monoMinContrast = 2.0
+
+// monoVariant derives the copy of svg for the other background. pageDark
+// breaks the tie for logos whose paints suit both backgrounds. It returns
+// the copy and the variant of the copy and of the original ("dark"/"light").
+func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original string, err error) {
+	_, paints, err := recolorSVG(svg, white)
+	if err != nil {
+		return nil, "", "", err
+	}
+	onLight, onDark := true, true
+	var distinct []rgba
+	for _, p := range paints {
+		c := p.c.over(white)
+		onLight = onLight && contrast(p.c.over(white), white) >= monoMinContrast
+		onDark = onDark && contrast(p.c.over(black), black) >= monoMinContrast
+		dup := false
+		for _, x := range distinct {
+			if deltaE(x, c) < 6 {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			distinct = append(distinct, c)
+		}
+	}
+	if len(distinct) > maxMonoColors {
+		return nil, "", "", errNotMono
+	}
+	var ink rgba
+	switch {
+	case onLight && (!onDark || !pageDark):
+		ink, variant, original = white, "dark", "light"
+	case onDark:
+		ink, variant, original = black, "light", "dark"
+	default:
+		return nil, "", "", errNotMono
+	}
+	out, _, err := recolorSVG(svg, ink)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if out, err = sanitizeSVG(out); err != nil {
+		return nil, "", "", err
+	}
+	return out, variant, original, nil
+}
+
+// addMonoLogo derives the other-background copy of the main logo when it is
+// an SVG and the page offered no variant of its own (a <picture> dark
+// source): the copy is stored as a second logo with the same role, and the
+// main logo is flagged for the background it was drawn for.
+func addMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
+	if len(logos) == 0 || logos[0].Format != "svg" || logos[0].Role == "icon" {
+		return logos, assets
+	}
+	for _, l := range logos {
+		if l.Role != "icon" && (contains(l.Variants, "dark") || contains(l.Variants, "light")) {
+			return logos, assets
+		}
+	}
+	var src *app.Asset
+	for i := range assets {
+		if assets[i].File == logos[0].URL {
+			src = &assets[i]
+		}
+	}
+	if src == nil {
+		return logos, assets
+	}
+	bg, ok := parseColor(background)
+	pageDark := ok && relLuminance(bg.over(white)) < 0.18
+	mono, variant, original, err := monoVariant(src.Data, pageDark)
+	if err != nil {
+		log.Debug("no monochrome variant", "err", err)
+		return logos, assets
+	}
+	a := newAsset(domain, mono, "svg", "image/svg+xml")
+	main := &logos[0]
+	main.Variants = append([]string{original}, main.Variants...)
+	l := app.Logo{URL: a.File, Role: main.Role, Variants: []string{variant, "transparent"},
+		Format: "svg", Width: main.Width, Height: main.Height}
+	logos = append(logos[:1], append([]app.Logo{l}, logos[1:]...)...)
+	return logos, append(assets, a)
+}
