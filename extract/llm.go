@@ -24,8 +24,9 @@ import (
 // which answers strict JSON {tone, archetype, descriptors}. The answer is
 // used only when it validates (archetype one of the twelve, 3–6 short
 // descriptors, a one-line tone); any error, timeout or invalid answer keeps
-// the deterministic voice, logged at warn, never shown to the client, and
-// then costs nothing in total_cost_usd.
+// the deterministic voice, logged at warn, never shown to the client; an
+// answer that arrived but did not validate still counts its tokens in
+// total_cost_usd (it was paid for), a failed call counts nothing.
 //
 // The endpoint is the operator's own infrastructure (often a local model on
 // 127.0.0.1 or a private network), named in brandpack's configuration, not
@@ -111,12 +112,14 @@ const llmSystemPrompt = `You judge the written voice of a brand from its website
 func (c *llmClient) refine(ctx context.Context, log *slog.Logger, domain, copyText string, v app.Voice) (app.Voice, float64) {
 	start := time.Now()
 	got, tokens, err := c.call(ctx, domain, copyText, v)
-	if err != nil {
-		log.Warn("LLM voice refinement failed; keeping the deterministic voice", "err", err,
-			"ms", time.Since(start).Milliseconds())
-		return v, 0
-	}
 	cost := math.Round(float64(tokens)/1000*c.cfg.CostPer1KTokens*1e9) / 1e9
+	if err != nil {
+		// An answer that came back but did not validate was still paid for:
+		// its tokens count; a failed call has none.
+		log.Warn("LLM voice refinement failed; keeping the deterministic voice", "err", err,
+			"ms", time.Since(start).Milliseconds(), "tokens", tokens)
+		return v, cost
+	}
 	log.Debug("voice refined by LLM", "archetype", got.Archetype, "tokens", tokens, "ms", time.Since(start).Milliseconds())
 	return got, cost
 }
@@ -165,13 +168,13 @@ func (c *llmClient) call(ctx context.Context, domain, copyText string, v app.Voi
 	if err := json.Unmarshal(raw, &cr); err != nil || len(cr.Choices) == 0 {
 		return v, 0, errors.New("answer is not a chat completion")
 	}
-	got, err := parseVoiceAnswer(cr.Choices[0].Message.Content)
-	if err != nil {
-		return v, 0, err
-	}
 	tokens := cr.Usage.TotalTokens
 	if tokens <= 0 {
 		tokens = cr.Usage.PromptTokens + cr.Usage.CompletionTokens
+	}
+	got, err := parseVoiceAnswer(cr.Choices[0].Message.Content)
+	if err != nil {
+		return v, tokens, err
 	}
 	return got, tokens, nil
 }

@@ -95,20 +95,22 @@ func TestLLMRefine(t *testing.T) {
 		}
 	})
 
+	paid := 400.0 / 1000 * 0.0006 // an answer that arrived was paid for, valid or not
 	bad := []struct {
 		name    string
 		set     func()
 		logHint string
+		cost    float64
 	}{
 		{"invalid archetype", func() {
 			f.content = `{"tone": "Bold", "archetype": "Trickster", "descriptors": ["bold", "loud", "raw"]}`
-		}, "Trickster"},
+		}, "Trickster", paid},
 		{"too few descriptors", func() {
 			f.content = `{"tone": "Bold and loud", "archetype": "Hero", "descriptors": ["bold"]}`
-		}, "descriptors"},
-		{"garbage", func() { f.content = "Sure! The brand sounds edgy." }, "JSON"},
-		{"HTTP 500", func() { f.status = 500 }, "HTTP 500"},
-		{"timeout", func() { f.hang = true }, "deadline"},
+		}, "descriptors", paid},
+		{"garbage", func() { f.content = "Sure! The brand sounds edgy." }, "JSON", paid},
+		{"HTTP 500", func() { f.status = 500 }, "HTTP 500", 0},
+		{"timeout", func() { f.hang = true }, "deadline", 0},
 	}
 	for _, b := range bad {
 		t.Run(b.name, func(t *testing.T) {
@@ -118,8 +120,8 @@ func TestLLMRefine(t *testing.T) {
 			f.mu.Unlock()
 			logs.Reset()
 			v, cost := c.refine(context.Background(), log, "voltmoth.test", copyText, deterministicVoice)
-			if v.Archetype != "Creator" || v.Tone != deterministicVoice.Tone || !equalStrings(v.Descriptors, deterministicVoice.Descriptors) || cost != 0 {
-				t.Errorf("voice %+v cost %v: want the deterministic voice at no cost", v, cost)
+			if v.Archetype != "Creator" || v.Tone != deterministicVoice.Tone || !equalStrings(v.Descriptors, deterministicVoice.Descriptors) || cost != b.cost {
+				t.Errorf("voice %+v cost %v: want the deterministic voice at cost %v", v, cost, b.cost)
 			}
 			if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), b.logHint) {
 				t.Errorf("log lacks a warning mentioning %q:\n%s", b.logHint, logs.String())
