@@ -98,7 +98,7 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 		// down with it. Give up rather than crash on every start.
 		err = Errorf(ESCRAPER, "The page could not be analysed; it was tried %d times.", maxJobAttempts)
 		if j.Charged {
-			s.refund(u, Month(j.CreatedAt))
+			s.refundReservation(u, &reservation{month: Month(j.CreatedAt), jobID: j.ID})
 		}
 	} else if err == nil {
 		p, err = s.runJobPack(ctx, u, j)
@@ -124,11 +124,11 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 }
 
 func (s *Service) runJobPack(ctx context.Context, u *User, j *Job) (*Pack, error) {
-	reserved := ""
+	var r *reservation
 	if j.Charged {
-		reserved = Month(j.CreatedAt)
+		r = &reservation{month: Month(j.CreatedAt), jobID: j.ID}
 	}
-	return s.getPack(ctx, u, j.Domain, j.URL, reserved)
+	return s.getPack(ctx, u, j.Domain, j.URL, r)
 }
 
 // publicError is the client-safe form of any error.

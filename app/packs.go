@@ -25,44 +25,50 @@ func (s *Service) GetPack(ctx context.Context, u *User, rawDomain string) (*Pack
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.getPack(ctx, u, domain, domain, "")
+	p, err := s.getPack(ctx, u, domain, domain, nil)
 	s.logRequest(u, domain, p, err)
 	return p, err
 }
 
-// getPack is GetPack after validation. reserved names the month of a quota
-// unit already taken for this call (an analysis job), or "" to take one now
-// when an extraction is needed. A taken unit is refunded whenever no fresh
-// extraction was done for this caller.
-func (s *Service) getPack(ctx context.Context, u *User, domain, target, reserved string) (*Pack, error) {
+// reservation is a quota unit taken for one call: its month, and for an
+// analysis job the job whose row records the charge.
+type reservation struct {
+	month string
+	jobID string
+}
+
+// getPack is GetPack after validation. r is a unit already taken for this
+// call (an analysis job), or nil to take one now when an extraction is
+// needed. A taken unit is refunded whenever no fresh extraction was delivered
+// to this caller: cache hits, failures, store errors and panics alike.
+func (s *Service) getPack(ctx context.Context, u *User, domain, target string, r *reservation) (p *Pack, err error) {
+	defer func() {
+		if r != nil && (p == nil || p.Metadata.Cached) {
+			s.refundReservation(u, r)
+		}
+	}()
 	cached, err := s.store.Pack(ctx, domain)
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
 	if cached != nil && s.fresh(cached) {
-		if reserved != "" {
-			s.refund(u, reserved)
-		}
 		return s.present(cached, true), nil
 	}
-	month := reserved
-	if month == "" {
-		month = Month(s.Now())
+	if r == nil {
+		month := Month(s.Now())
 		if err := s.reserve(ctx, u, month); err != nil {
 			return nil, err
 		}
+		r = &reservation{month: month}
 	}
 	res, err := s.extractShared(ctx, domain, target)
 	if err != nil {
-		s.refund(u, month)
 		if ErrorCode(err) == ENOTFOUND {
 			err = s.notFound(domain, err)
 		}
 		return nil, err
 	}
-	if !res.fresh { // another caller's extraction finished first: a cache hit
-		s.refund(u, month)
-	}
+	// !res.fresh: another caller's extraction finished first, a cache hit.
 	return s.present(res.pack, !res.fresh), nil
 }
 

@@ -70,6 +70,18 @@ const touchEvery = time.Minute
 // Authenticate resolves a plaintext API key to its user. Every failure is the
 // same invalid_api_key so that nothing tells a guesser which part was wrong.
 func (s *Service) Authenticate(ctx context.Context, plaintext string) (*User, *APIKey, error) {
+	return s.authenticate(ctx, plaintext, true)
+}
+
+// Identify is Authenticate without recording the use: it names the user of
+// a request that is being refused (e.g. by the burst limiter) and writes
+// nothing.
+func (s *Service) Identify(ctx context.Context, plaintext string) (*User, error) {
+	u, _, err := s.authenticate(ctx, plaintext, false)
+	return u, err
+}
+
+func (s *Service) authenticate(ctx context.Context, plaintext string, touch bool) (*User, *APIKey, error) {
 	if !LooksLikeAPIKey(plaintext) {
 		return nil, nil, Errorf(EINVALIDKEY, "Invalid API key.")
 	}
@@ -87,7 +99,7 @@ func (s *Service) Authenticate(ctx context.Context, plaintext string) (*User, *A
 		return nil, nil, err
 	}
 	now := s.Now()
-	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= touchEvery {
+	if touch && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= touchEvery) {
 		if err := s.store.TouchKey(ctx, k.ID, now); err != nil {
 			s.log.Warn("touch api key", "key_id", k.ID, "err", err)
 		}
@@ -129,6 +141,21 @@ func (s *Service) reserve(ctx context.Context, u *User, month string) error {
 			"Monthly quota reached: fresh extractions are paused until the 1st (UTC). Cached packs are still served.")
 	}
 	return nil
+}
+
+// refundReservation gives a unit back. A job's unit is refunded together
+// with clearing the job's charged flag, in one transaction, so a job that is
+// run again after a crash can never be refunded twice.
+func (s *Service) refundReservation(u *User, r *reservation) {
+	if r.jobID == "" {
+		s.refund(u, r.month)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.store.RefundJob(ctx, r.jobID, u.ID, r.month); err != nil {
+		s.log.Error("refund job quota", "job_id", r.jobID, "user_id", u.ID, "month", r.month, "err", err)
+	}
 }
 
 func (s *Service) refund(u *User, month string) {

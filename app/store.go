@@ -44,6 +44,9 @@ type UsageStore interface {
 	// It returns the count after the attempt and whether it was taken.
 	Reserve(ctx context.Context, userID int64, month string, limit int) (used int, ok bool, err error)
 	Refund(ctx context.Context, userID int64, month string) error
+	// RefundJob clears a job's charged flag and, only if it was set, gives
+	// the unit back, in one transaction; it reports whether it refunded.
+	RefundJob(ctx context.Context, jobID string, userID int64, month string) (bool, error)
 	Usage(ctx context.Context, userID int64, month string) (int, error)
 	LogRequests(ctx context.Context, logs []RequestLog) error // one transaction
 	RecentRequests(ctx context.Context, userID int64, n int) ([]RequestLog, error)

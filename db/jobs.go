@@ -130,9 +130,10 @@ func (d *DB) ClaimJob(ctx context.Context, at time.Time) (*app.Job, error) {
 	return j, nil
 }
 
-// FinishJob records the outcome of a job: its Status, Charged, Pack, Err
-// and FinishedAt (a nil FinishedAt becomes now and is set on j). An unknown
-// ID is ENOTFOUND.
+// FinishJob records the outcome of a job: its Status, Pack, Err and
+// FinishedAt (a nil FinishedAt becomes now and is set on j). The charged
+// flag is not written here: only CreateJob sets it and RefundJob clears it.
+// An unknown ID is ENOTFOUND.
 func (d *DB) FinishJob(ctx context.Context, j *app.Job) error {
 	if j.FinishedAt == nil {
 		t := now()
@@ -143,9 +144,9 @@ func (d *DB) FinishJob(ctx context.Context, j *app.Job) error {
 		return err
 	}
 	res, err := d.writer.ExecContext(ctx, `
-		UPDATE jobs SET status = ?, charged = ?, pack_json = ?, err_json = ?, finished_at = ?
+		UPDATE jobs SET status = ?, pack_json = ?, err_json = ?, finished_at = ?
 		WHERE id = ?`,
-		j.Status, j.Charged, pack, jerr, fmtTimePtr(j.FinishedAt), j.ID)
+		j.Status, pack, jerr, fmtTimePtr(j.FinishedAt), j.ID)
 	if err != nil {
 		return fmt.Errorf("db: finish job: %w", err)
 	}

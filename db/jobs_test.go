@@ -81,7 +81,19 @@ func TestJobLifecycle(t *testing.T) {
 	// Finish with an error.
 	f := mustJob(t, d, "job_2", u.ID, ts)
 	f.Status = app.JobFailed
-	f.Charged = false
+	// The refund clears the charge in the job row, with the usage, at once.
+	if _, _, err := d.Reserve(ctx, u.ID, "2026-01", 10); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, false} { // a second refund of the same job gives nothing back
+		if ok, err := d.RefundJob(ctx, "job_2", u.ID, "2026-01"); err != nil || ok != want {
+			t.Fatalf("RefundJob #%d = %v, %v", i+1, ok, err)
+		}
+	}
+	if n, _ := d.Usage(ctx, u.ID, "2026-01"); n != 0 {
+		t.Fatalf("usage after refund = %d", n)
+	}
+	f.Charged = true // FinishJob does not write the flag back
 	f.Err = app.Errorf(app.ESCRAPER, "The site could not be loaded.").With("status", 503)
 	fin := ts.Add(time.Hour)
 	f.FinishedAt = &fin

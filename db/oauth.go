@@ -146,6 +146,21 @@ func (d *DB) CreateRefreshToken(ctx context.Context, t *oauth.RefreshToken) erro
 	return nil
 }
 
+// RefreshToken returns a refresh token (by hash) without changing it, or
+// ENOTFOUND.
+func (d *DB) RefreshToken(ctx context.Context, hash string) (*oauth.RefreshToken, error) {
+	var t oauth.RefreshToken
+	err := d.reader.QueryRowContext(ctx, `SELECT `+refreshCols+` FROM oauth_refresh_tokens WHERE hash = ?`, hash).
+		Scan(&t.Hash, &t.ConnectionID, &t.ClientID, &t.UserID, &t.Scope, &t.Resource,
+			timeCol{&t.CreatedAt}, timeCol{&t.ExpiresAt}, nullTimeCol{&t.UsedAt})
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, app.Errorf(app.ENOTFOUND, "Unknown refresh token.")
+	} else if err != nil {
+		return nil, fmt.Errorf("db: refresh token: %w", err)
+	}
+	return &t, nil
+}
+
 // UseRefreshToken marks a refresh token used, atomically; first is false on
 // a replay.
 func (d *DB) UseRefreshToken(ctx context.Context, hash string, at time.Time) (*oauth.RefreshToken, bool, error) {

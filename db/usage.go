@@ -49,6 +49,32 @@ func (d *DB) Refund(ctx context.Context, userID int64, month string) error {
 	return nil
 }
 
+// RefundJob clears a job's charged flag and, only if it was set, gives the
+// unit back, in one transaction: a job re-run after a crash cannot be
+// refunded twice.
+func (d *DB) RefundJob(ctx context.Context, jobID string, userID int64, month string) (bool, error) {
+	tx, err := d.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("db: refund job: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE jobs SET charged = 0 WHERE id = ? AND charged = 1`, jobID)
+	if err != nil {
+		return false, fmt.Errorf("db: refund job: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx,
+		`UPDATE usage SET used = used - 1 WHERE user_id = ? AND month = ? AND used > 0`, userID, month); err != nil {
+		return false, fmt.Errorf("db: refund job: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("db: refund job: %w", err)
+	}
+	return true, nil
+}
+
 // Usage returns the units the user has used in the month (0 if none).
 func (d *DB) Usage(ctx context.Context, userID int64, month string) (int, error) {
 	var used int

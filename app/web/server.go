@@ -137,7 +137,7 @@ func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
 // quota 429 (for the key's user when the key is valid) and Retry-After.
 func (s *Server) tooManyRequests(w http.ResponseWriter, r *http.Request, token string, wait time.Duration) {
 	tier, used, limit := "anonymous", 0, 0
-	if u, _, err := s.svc.Authenticate(r.Context(), token); err == nil {
+	if u, err := s.svc.Identify(r.Context(), token); err == nil { // read-only: a refused request writes nothing
 		if plan, n, err := s.svc.UsageOf(r.Context(), u); err == nil {
 			tier, used, limit = plan.Name, n, plan.MonthlyLimit
 		}
