@@ -199,6 +199,8 @@ then call the API with it:
 
     curl -H "Authorization: Bearer bd_…" %[2]s/api/v1/pack/example.com
 
+or sign up in the browser at %[2]s/app/signup (the first sign-in shows a key once).
+
 `, data, publicURL, self)
 	return nil
 }
