@@ -96,6 +96,15 @@ func (d *DB) UseCode(ctx context.Context, hash string, at time.Time) (*oauth.Cod
 			return fmt.Errorf("db: use code: %w", err)
 		}
 		if c.UsedAt != nil {
+			if c.ConnectionID == "" {
+				// A replay while the first exchange runs: mark it, so that
+				// exchange's SetCodeConnection fails and it revokes.
+				_, err = tx.ExecContext(ctx, `UPDATE oauth_codes SET connection_id = ? WHERE hash = ? AND connection_id = ''`,
+					oauth.CodeReplayed, hash)
+				if err != nil {
+					return fmt.Errorf("db: use code: %w", err)
+				}
+			}
 			return nil
 		}
 		first = true
@@ -111,22 +120,44 @@ func (d *DB) UseCode(ctx context.Context, hash string, at time.Time) (*oauth.Cod
 	return &c, first, nil
 }
 
-// SetCodeConnection records the connection a code's exchange issued tokens for.
+// SetCodeConnection records the connection a code's exchange issued tokens
+// for, only if none is recorded; ECONFLICT when a replay got there first.
 func (d *DB) SetCodeConnection(ctx context.Context, hash, connectionID string) error {
-	_, err := d.writer.ExecContext(ctx, `UPDATE oauth_codes SET connection_id = ? WHERE hash = ?`, connectionID, hash)
+	res, err := d.writer.ExecContext(ctx, `UPDATE oauth_codes SET connection_id = ? WHERE hash = ? AND connection_id = ''`,
+		connectionID, hash)
 	if err != nil {
 		return fmt.Errorf("db: set code connection: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("db: set code connection: %w", err)
+	} else if n == 0 {
+		return app.Errorf(app.ECONFLICT, "The code was replayed during its exchange.")
 	}
 	return nil
 }
 
-// DeleteExpiredCodes removes codes that expired before cutoff.
-func (d *DB) DeleteExpiredCodes(ctx context.Context, cutoff time.Time) (int64, error) {
-	res, err := d.writer.ExecContext(ctx, `DELETE FROM oauth_codes WHERE expires_at < ?`, fmtTime(cutoff))
+// SweepGrace is how long expired codes and refresh tokens are kept before
+// SweepOAuth deletes them.
+const SweepGrace = time.Hour
+
+// SweepOAuth deletes authorization codes that expired more than SweepGrace
+// before now, and refresh tokens — used (rotated out or revoked) or not —
+// whose TTL ended more than SweepGrace before now. A used refresh token is
+// kept until then so that its replay still revokes the grant. serve runs
+// it every 10 minutes.
+func (d *DB) SweepOAuth(ctx context.Context, now time.Time) (codes, refreshTokens int64, err error) {
+	cutoff := fmtTime(now.Add(-SweepGrace))
+	res, err := d.writer.ExecContext(ctx, `DELETE FROM oauth_codes WHERE expires_at < ?`, cutoff)
 	if err != nil {
-		return 0, fmt.Errorf("db: delete expired codes: %w", err)
+		return 0, 0, fmt.Errorf("db: sweep codes: %w", err)
 	}
-	return res.RowsAffected()
+	codes, _ = res.RowsAffected()
+	res, err = d.writer.ExecContext(ctx, `DELETE FROM oauth_refresh_tokens WHERE expires_at < ?`, cutoff)
+	if err != nil {
+		return codes, 0, fmt.Errorf("db: sweep refresh tokens: %w", err)
+	}
+	refreshTokens, _ = res.RowsAffected()
+	return codes, refreshTokens, nil
 }
 
 const refreshCols = `hash, connection_id, client_id, user_id, scope, resource, created_at, expires_at, used_at`

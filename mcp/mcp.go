@@ -111,7 +111,7 @@ func New(cfg Config) *Server {
 		MIMEType:    "application/json",
 	}, s.readPack)
 	s.sdk.AddPrompt(&sdk.Prompt{
-		Name: "brand_brief", Title: "Brand brief",
+		Name: briefPrompt, Title: "Brand brief",
 		Description: "Write a short brand brief for a domain from its brand pack.",
 		Arguments:   []*sdk.PromptArgument{{Name: "domain", Description: "A hostname, e.g. example.com.", Required: true}},
 	}, s.brandBrief)
@@ -184,11 +184,11 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		g := grantOf(req.Extra)
 		if g == nil {
-			return nil, NewError(s.log, errNoGrant)
+			return nil, s.fail(errNoGrant)
 		}
 		res, err := s.call(ctx, g, name, req.Params.Arguments)
 		if err != nil {
-			return nil, NewError(s.log, err)
+			return nil, s.fail(err)
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: res.Content[0]["text"].(string)}},
@@ -197,12 +197,27 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 	}
 }
 
-// errorMiddleware makes an unknown tool -32601 (the SDK says -32602) and
-// passes every other error through the one constructor.
+// errorMiddleware makes an unknown tool or prompt -32601 (the SDK says
+// -32602), a resource URI outside brandpack://packs/ a -32602 on data.field
+// "uri", and passes every other error — the handlers' (already built) and
+// the SDK's alike — through the one constructor.
 func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		if ct, ok := req.(*sdk.CallToolRequest); ok && toolByName(ct.Params.Name) == nil {
-			return nil, NewError(s.log, methodNotFound("tool "+ct.Params.Name))
+		switch r := req.(type) {
+		case *sdk.CallToolRequest:
+			if r.Params != nil && toolByName(r.Params.Name) == nil {
+				return nil, NewError(s.log, methodNotFound("tool "+r.Params.Name))
+			}
+		case *sdk.GetPromptRequest:
+			if r.Params != nil && r.Params.Name != briefPrompt {
+				return nil, NewError(s.log, methodNotFound("prompt "+r.Params.Name))
+			}
+		case *sdk.ReadResourceRequest:
+			if r.Params != nil {
+				if d, ok := strings.CutPrefix(r.Params.URI, packURIPrefix); !ok || d == "" || strings.Contains(d, "/") {
+					return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
+				}
+			}
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {
@@ -212,21 +227,27 @@ func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
+// fail builds a handler's error with the one constructor, marked so the
+// middleware passes it unchanged.
+func (s *Server) fail(err error) error { return &built{NewError(s.log, err)} }
+
+const briefPrompt = "brand_brief"
+
 const packURIPrefix = "brandpack://packs/"
 
 func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	g := grantOf(req.Extra)
 	if g == nil {
-		return nil, NewError(s.log, errNoGrant)
+		return nil, s.fail(errNoGrant)
 	}
 	domain, ok := strings.CutPrefix(req.Params.URI, packURIPrefix)
 	if !ok || domain == "" {
-		return nil, NewError(s.log, fieldError("uri", "uri must be brandpack://packs/{domain}"))
+		return nil, s.fail(fieldError("uri", "uri must be brandpack://packs/{domain}"))
 	}
 	domain, _ = url.PathUnescape(domain)
 	res, err := s.call(ctx, g, "get_brand_pack", mustJSON(map[string]string{"domain": domain}))
 	if err != nil {
-		return nil, NewError(s.log, err)
+		return nil, s.fail(err)
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
 		URI: req.Params.URI, MIMEType: "application/json", Text: res.Content[0]["text"].(string),
@@ -236,11 +257,11 @@ func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 func (s *Server) brandBrief(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 	raw := req.Params.Arguments["domain"]
 	if strings.TrimSpace(raw) == "" {
-		return nil, NewError(s.log, fieldError("domain", "domain is required"))
+		return nil, s.fail(fieldError("domain", "domain is required"))
 	}
 	domain, err := app.NormalizeDomain(raw, "domain")
 	if err != nil {
-		return nil, NewError(s.log, err)
+		return nil, s.fail(err)
 	}
 	text := "Fetch the brand pack of " + domain + " with the get_brand_pack tool (or read the resource " +
 		packURIPrefix + domain + "). Then write a one-page brand brief: who the brand speaks to, its voice " +

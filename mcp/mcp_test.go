@@ -135,7 +135,13 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 		t.Fatalf("get_analysis: %+v %v", res, err)
 	}
 
-	// Calls are counted on the connection.
+	// Failed calls are not counted: bad arguments, an unknown job.
+	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_pack", Arguments: map[string]any{"domain": "not a host!"}})
+	rpcErr(t, err, mcp.CodeInvalidParams)
+	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_analysis", Arguments: map[string]any{"job_id": "job_nope"}})
+	rpcErr(t, err, mcp.CodeGeneric)
+
+	// Successful calls (tools and the resource) are counted on the connection.
 	conns, _ := e.OAuth.Connections().List(ctx, e.User.ID)
 	if len(conns) != 1 || conns[0].CallsIn(app.Month(e.Clock.Now())) != 4 || conns[0].LastUsedAt == nil {
 		t.Fatalf("connection = %+v", conns[0])
@@ -283,6 +289,10 @@ func TestBearerAuthAndPRM(t *testing.T) {
 		as, _ := m["authorization_servers"].([]any)
 		if m["resource"] != e.URL+"/mcp" || len(as) != 1 || as[0] != e.URL || m["scopes_supported"] == nil || m["bearer_methods_supported"] == nil {
 			t.Errorf("%s = %v", p, m)
+		}
+		// No link to a page this server does not serve.
+		if _, ok := m["resource_documentation"]; ok {
+			t.Errorf("%s links resource_documentation %v (a 404)", p, m["resource_documentation"])
 		}
 	}
 

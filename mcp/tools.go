@@ -177,8 +177,8 @@ type callResult struct {
 	IsError           bool             `json:"isError,omitempty"`
 }
 
-// call runs a tool as the grant's user (plan read now) and counts the call
-// on the connection.
+// call runs a tool as the grant's user (plan read now) and, once it
+// succeeded, counts the call on the connection.
 func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (*callResult, error) {
 	t := toolByName(name)
 	if t == nil {
@@ -188,9 +188,6 @@ func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args
 	if err != nil {
 		return nil, err
 	}
-	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
-		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
-	}
 	out, err := t.run(ctx, s, u, args)
 	if err != nil {
 		return nil, err
@@ -198,6 +195,10 @@ func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, err
+	}
+	// Only successful calls count ("calls this month").
+	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
+		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
 	}
 	return &callResult{
 		Content:           []map[string]any{{"type": "text", "text": string(b)}},

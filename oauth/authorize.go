@@ -32,7 +32,7 @@ func (e *redirectError) Error() string { return e.oe.Error() }
 // about the client or its redirect URI are *Error (shown as a page, never a
 // redirect); the rest are *redirectError.
 func (s *Server) parseAuthorize(r *http.Request, q url.Values) (*authzRequest, error) {
-	c, err := s.client(r.Context(), q.Get("client_id"))
+	c, err := s.client(r, q.Get("client_id"))
 	if err != nil {
 		return nil, err
 	}

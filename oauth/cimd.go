@@ -29,29 +29,34 @@ const (
 	cimdDefaultTTL = 5 * time.Minute
 	cimdMaxTTL     = 24 * time.Hour
 	cimdMaxEntries = 1000
+	// cimdFailTTL keeps a failed fetch's error, so a bad client_id cannot
+	// make this server fetch a URL on every request.
+	cimdFailTTL = 60 * time.Second
 )
 
 type cimdEntry struct {
 	client  *Client
+	err     *Error // a cached failure
 	expires time.Time
 }
 
 type cimdFetcher struct {
-	hc  *http.Client
-	now func() time.Time
-	log *slog.Logger
+	hc    *http.Client
+	now   func() time.Time
+	log   *slog.Logger
+	limit *ipLimiter // cache misses (fetches) per client IP
 
 	mu    sync.Mutex
 	cache map[string]cimdEntry
 }
 
-func newCIMDFetcher(hc *http.Client, now func() time.Time, log *slog.Logger) *cimdFetcher {
+func newCIMDFetcher(hc *http.Client, now func() time.Time, log *slog.Logger, limit *ipLimiter) *cimdFetcher {
 	c := *hc // never follow redirects: the document must be at the client_id itself
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	if c.Timeout == 0 || c.Timeout > cimdTimeout {
 		c.Timeout = cimdTimeout
 	}
-	return &cimdFetcher{hc: &c, now: now, log: log, cache: map[string]cimdEntry{}}
+	return &cimdFetcher{hc: &c, now: now, log: log, limit: limit, cache: map[string]cimdEntry{}}
 }
 
 // validCIMDURL applies the draft's rules to a client_id URL.
@@ -73,7 +78,10 @@ func validCIMDURL(id string) error {
 	return nil
 }
 
-func (f *cimdFetcher) client(ctx context.Context, id string) (*Client, error) {
+// client resolves a metadata-document client_id for a request from ip:
+// from the cache (documents per their Cache-Control, failures for 60 s), or
+// by a fetch, which is rate-limited per ip (429 slow_down).
+func (f *cimdFetcher) client(ctx context.Context, id, ip string) (*Client, error) {
 	if err := validCIMDURL(id); err != nil {
 		return nil, err
 	}
@@ -82,26 +90,43 @@ func (f *cimdFetcher) client(ctx context.Context, id string) (*Client, error) {
 	e, ok := f.cache[id]
 	f.mu.Unlock()
 	if ok && now.Before(e.expires) {
+		if e.err != nil {
+			return nil, e.err
+		}
 		return e.client, nil
+	}
+	if !f.limit.allow(ip) {
+		return nil, oerr(errSlowDown, "Too many client metadata documents to fetch for your address; retry later.")
 	}
 	c, ttl, err := f.fetch(ctx, id)
 	if err != nil {
 		f.log.Info("oauth: client metadata document rejected", "client_id", id, "err", err)
 		var oe *Error
-		if errors.As(err, &oe) {
-			return nil, oe
+		if !errors.As(err, &oe) {
+			oe = oerr(errInvalidClient, "The client's metadata document could not be fetched.")
 		}
-		return nil, oerr(errInvalidClient, "The client's metadata document could not be fetched.")
+		if ctx.Err() == nil { // not the asker hanging up
+			f.put(id, cimdEntry{err: oe, expires: now.Add(cimdFailTTL)})
+		}
+		return nil, oe
 	}
 	if ttl > 0 {
+		f.put(id, cimdEntry{client: c, expires: now.Add(ttl)})
+	} else {
 		f.mu.Lock()
-		if len(f.cache) >= cimdMaxEntries {
-			clear(f.cache)
-		}
-		f.cache[id] = cimdEntry{client: c, expires: now.Add(ttl)}
+		delete(f.cache, id) // e.g. a failure cached before
 		f.mu.Unlock()
 	}
 	return c, nil
+}
+
+func (f *cimdFetcher) put(id string, e cimdEntry) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.cache) >= cimdMaxEntries {
+		clear(f.cache)
+	}
+	f.cache[id] = e
 }
 
 func (f *cimdFetcher) fetch(ctx context.Context, id string) (*Client, time.Duration, error) {

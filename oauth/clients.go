@@ -1,22 +1,24 @@
 package oauth
 
 import (
-	"context"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
 )
 
-// client resolves a client_id: an https URL is a CIMD client (fetched),
-// anything else a registered one. Unknown is invalid_client.
-func (s *Server) client(ctx context.Context, id string) (*Client, error) {
+// client resolves the client_id of request r: an https URL is a CIMD client
+// (fetched, rate-limited per client IP), anything else a registered one.
+// Unknown is invalid_client.
+func (s *Server) client(r *http.Request, id string) (*Client, error) {
+	ctx := r.Context()
 	if id == "" {
 		return nil, oerr(errInvalidClient, "client_id is required.")
 	}
 	if strings.HasPrefix(id, "https://") {
-		return s.cimd.client(ctx, id)
+		return s.cimd.client(ctx, id, s.clientIP(r))
 	}
 	c, err := s.store.Client(ctx, id)
 	if app.ErrorCode(err) == app.ENOTFOUND {

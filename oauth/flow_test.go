@@ -83,6 +83,9 @@ func TestDCRFlow(t *testing.T) {
 		meta["authorization_response_iss_parameter_supported"] != true {
 		t.Fatalf("metadata = %v", meta)
 	}
+	if _, ok := meta["service_documentation"]; ok {
+		t.Errorf("metadata links service_documentation %v (a 404)", meta["service_documentation"])
+	}
 
 	conf := newPublicClient(t, e)
 	// Signed out: the browser is sent to sign in, coming back to /authorize.

@@ -24,7 +24,6 @@ func (s *Server) Metadata() map[string]any {
 		"scopes_supported":                               []string{app.MCPScope},
 		"client_id_metadata_document_supported":          true,
 		"authorization_response_iss_parameter_supported": true,
-		"service_documentation":                          s.issuer + "/docs/mcp",
 	}
 }
 

@@ -80,6 +80,10 @@ type Config struct {
 	// RegisterRate / RegisterBurst bound DCR per client IP (default 10/min, burst 20).
 	RegisterRate  float64 // registrations per second
 	RegisterBurst int
+	// CIMDFetchRate / CIMDFetchBurst bound fetches of client ID metadata
+	// documents (cache misses) per client IP (default 10/min, burst 20).
+	CIMDFetchRate  float64 // fetches per second
+	CIMDFetchBurst int
 }
 
 // Server is the authorization server. It is safe for concurrent use.
@@ -149,7 +153,14 @@ func New(cfg Config) *Server {
 	if hc == nil {
 		hc = &http.Client{Timeout: cimdTimeout}
 	}
-	s.cimd = newCIMDFetcher(hc, s.now, s.log)
+	fetchRate, fetchBurst := cfg.CIMDFetchRate, cfg.CIMDFetchBurst
+	if fetchRate <= 0 {
+		fetchRate = 10.0 / 60
+	}
+	if fetchBurst <= 0 {
+		fetchBurst = 20
+	}
+	s.cimd = newCIMDFetcher(hc, s.now, s.log, newIPLimiter(fetchRate, fetchBurst, s.now))
 	s.keys = &keyRing{store: cfg.Store, now: s.Now}
 	s.conns = NewConnections(cfg.Store, s.Now, s.log)
 	return s

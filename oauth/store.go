@@ -38,6 +38,10 @@ type Code struct {
 	ConnectionID string // set once exchanged, so a replay can revoke what it issued
 }
 
+// CodeReplayed is the ConnectionID of a code replayed before its first
+// exchange recorded a connection: that exchange then revokes what it issued.
+const CodeReplayed = "-replayed-"
+
 // RefreshToken is one link of a rotating refresh chain; only its hash is stored.
 type RefreshToken struct {
 	Hash         string
@@ -66,8 +70,13 @@ type Store interface {
 
 	CreateCode(ctx context.Context, c *Code) error
 	// UseCode marks a code used and returns it. first is false when it had
-	// been used before (a replay); the row is returned either way.
+	// been used before (a replay); the row is returned either way. A replay
+	// that finds no connection recorded yet sets ConnectionID to
+	// CodeReplayed in the same transaction (the returned row still shows "").
 	UseCode(ctx context.Context, hash string, at time.Time) (c *Code, first bool, err error)
+	// SetCodeConnection records the connection a code's exchange issued,
+	// only if none is recorded: ECONFLICT when a replay marked the code
+	// CodeReplayed in the meantime (then the exchange revokes conn).
 	SetCodeConnection(ctx context.Context, hash, connectionID string) error
 
 	// ActivateConnection returns the active connection of (c.UserID,
@@ -88,6 +97,9 @@ type Store interface {
 	// UseRefreshToken marks a refresh token used and returns it; first is
 	// false on a replay of a used one.
 	UseRefreshToken(ctx context.Context, hash string, at time.Time) (t *RefreshToken, first bool, err error)
+	// RefreshToken returns a refresh token without changing it (for
+	// /revoke, which must check the client before any state change).
+	RefreshToken(ctx context.Context, hash string) (*RefreshToken, error)
 
 	SigningKeys(ctx context.Context) ([]SigningKey, error) // newest first
 	CreateSigningKey(ctx context.Context, k *SigningKey) error

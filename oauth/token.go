@@ -67,7 +67,7 @@ func (s *Server) authenticateClient(w http.ResponseWriter, r *http.Request) (*Cl
 	if id == "" {
 		return nil, nil, clientAuthError("client_id is required.")
 	}
-	c, err := s.client(r.Context(), id)
+	c, err := s.client(r, id)
 	if err != nil {
 		if oe, ok := err.(*Error); ok && oe.Code == errInvalidClient {
 			return nil, nil, clientAuthError(oe.Description)
@@ -104,7 +104,9 @@ func (s *Server) exchangeCode(ctx context.Context, c *Client, form formValues) (
 	}
 	if !first {
 		// A replayed code: revoke what its first use issued (RFC 6749 §4.1.2).
-		if ac.ConnectionID != "" {
+		// A replay during the first exchange (no connection recorded yet)
+		// was marked by UseCode; that exchange sees it and revokes.
+		if ac.ConnectionID != "" && ac.ConnectionID != CodeReplayed {
 			s.revokeQuietly(ctx, ac.ConnectionID, "authorization code replayed")
 		}
 		return nil, oerr(errInvalidGrant, "The authorization code was already used.")
@@ -126,7 +128,12 @@ func (s *Server) exchangeCode(ctx context.Context, c *Client, form formValues) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.SetCodeConnection(ctx, hash, conn.ID); err != nil {
+	if err := s.store.SetCodeConnection(ctx, hash, conn.ID); app.ErrorCode(err) == app.ECONFLICT {
+		// The code was replayed while this exchange ran: revoke what it
+		// would have issued, and issue nothing.
+		s.revokeQuietly(ctx, conn.ID, "authorization code replayed during its exchange")
+		return nil, oerr(errInvalidGrant, "The authorization code was already used.")
+	} else if err != nil {
 		return nil, err
 	}
 	return s.issue(ctx, conn, ac.Scope)
@@ -225,7 +232,8 @@ func pkceOK(verifier, challenge string) bool {
 }
 
 // handleRevoke is RFC 7009. Revoking an access or refresh token revokes the
-// grant (connection) it belongs to; unknown tokens are answered 200 too.
+// grant (connection) it belongs to; unknown tokens and tokens of other
+// clients are answered 200 too, and change nothing.
 func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 	cors(w)
 	c, form, err := s.authenticateClient(w, r)
@@ -239,13 +247,20 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	// Read-only lookups: nothing changes unless the token was issued to the
+	// authenticated client (RFC 7009 §2.1). A token of another client is
+	// answered 200 like an unknown one, so /revoke is no oracle, and it
+	// neither spends the refresh token nor revokes the other client's grant.
 	var connID string
 	if strings.Count(tok, ".") == 2 {
 		if cl, err := s.keys.parse(ctx, tok); err == nil && cl.ClientID == c.ID {
 			connID = cl.GrantID
 		}
-	} else if t, _, err := s.store.UseRefreshToken(ctx, app.HashSecret(tok), s.Now()); err == nil && t.ClientID == c.ID {
+	} else if t, err := s.store.RefreshToken(ctx, app.HashSecret(tok)); err == nil && t.ClientID == c.ID {
 		connID = t.ConnectionID
+	} else if err != nil && app.ErrorCode(err) != app.ENOTFOUND {
+		s.writeError(w, err)
+		return
 	}
 	if connID != "" {
 		s.revokeQuietly(ctx, connID, "revoked by client (RFC 7009)")

@@ -23,8 +23,8 @@ func TestConnectionsCLI(t *testing.T) {
 	conf := registerClient(t, in.URL, "CLI Test Client", "http://127.0.0.1:5555/callback")
 	tok := connectOverHTTP(t, in.URL, browser, conf)
 
-	// The token works (and the call is counted): an unknown job is a JSON-RPC
-	// error, not a 401.
+	// The token works: an unknown job is a JSON-RPC error, not a 401. A
+	// failed call is not counted (calls this month are successful calls).
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_analysis","arguments":{"job_id":"job_nope"}}}`
 	st, _, m := rpc(t, in.URL, "/mcp/tools/call", tok.AccessToken, call)
 	if st != http.StatusOK || m["error"] == nil {
@@ -41,7 +41,7 @@ func TestConnectionsCLI(t *testing.T) {
 	}
 	f := strings.Split(lines[0], "\t")
 	if len(f) != 7 || !strings.HasPrefix(f[0], "conn_") || f[1] != "CLI Test Client" || f[2] != "dcr" ||
-		f[3] != conf.ClientID || f[5] == "-" || f[6] != "1" {
+		f[3] != conf.ClientID || f[5] != "-" || f[6] != "0" {
 		t.Fatalf("line = %q", lines[0])
 	}
 	id := f[0]

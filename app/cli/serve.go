@@ -104,6 +104,7 @@ func newServeCommand() *cobra.Command {
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
+			wg.Go(func() { sweepOAuth(ctx, d, log, oauthSweepEvery) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -231,4 +232,28 @@ func newLogger(cmd *cobra.Command, level string) (*slog.Logger, error) {
 		return nil, usageError{fmt.Errorf("--log-level %q: want debug, info, warn or error", level)}
 	}
 	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: l})), nil
+}
+
+// oauthSweepEvery is how often serve deletes spent OAuth codes and refresh tokens.
+const oauthSweepEvery = 10 * time.Minute
+
+// sweepOAuth deletes expired authorization codes and refresh tokens past
+// their TTL (db.SweepOAuth) at start and then every interval, until ctx ends.
+func sweepOAuth(ctx context.Context, d *db.DB, log *slog.Logger, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		codes, tokens, err := d.SweepOAuth(ctx, time.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("oauth sweep", "err", err)
+		case codes+tokens > 0:
+			log.Info("oauth sweep", "codes", codes, "refresh_tokens", tokens)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -1,0 +1,116 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/mcp"
+)
+
+// TestUnknownMethodAndMissingParams: on /mcp an unknown method is JSON-RPC
+// -32601 answering its id (HTTP 200), and a method whose params are required
+// but missing or null is JSON-RPC -32600 answering its id — never the SDK's
+// text/plain 400.
+func TestUnknownMethodAndMissingParams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, tok := e.Connect(e.User, "Method Client")
+
+	r := post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":2,"method":"foo/bar"}`)
+	if b := r.rpc(t); r.status != http.StatusOK || !isJSON(r) || b.Error.Code != mcp.CodeMethodNotFound ||
+		b.ID != float64(2) || b.Error.Data["reason"] == nil {
+		t.Errorf("unknown method: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	// An unknown notification is accepted and ignored (JSON-RPC: no reply).
+	r = post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","method":"notifications/foo"}`)
+	if r.status != http.StatusAccepted || r.body != "" {
+		t.Errorf("unknown notification: %d %s", r.status, r.body)
+	}
+	for _, m := range []string{"tools/call", "prompts/get", "resources/read", "initialize"} {
+		for i, params := range []string{``, `,"params":null`} {
+			body := `{"jsonrpc":"2.0","id":"x` + m + `","method":"` + m + `"` + params + `}`
+			r := post(t, e.URL+"/mcp", tok.AccessToken, body)
+			if b := r.rpc(t); r.status != http.StatusBadRequest || !isJSON(r) || b.Error.Code != mcp.CodeInvalidRequest ||
+				b.ID != "x"+m || b.Error.Data["reason"] == nil {
+				t.Errorf("%s without params (%d): %d %s %s", m, i, r.status, r.header.Get("Content-Type"), r.body)
+			}
+		}
+	}
+	// The stateless endpoint: tools/call without params is -32600 too.
+	r = post(t, e.URL+"/mcp/tools/call", tok.AccessToken, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
+	if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != float64(5) {
+		t.Errorf("stateless tools/call without params: %d %s", r.status, r.body)
+	}
+}
+
+// TestTransportErrorsAreJSONRPC: the SDK's own transport refusals (unknown
+// session 404, wrong Content-Type 415, GET without a session 400) keep their
+// HTTP status but carry a JSON-RPC error body.
+func TestTransportErrorsAreJSONRPC(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, tok := e.Connect(e.User, "Transport Client")
+
+	r := post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+		"Mcp-Session-Id", "no-such-session", "Mcp-Protocol-Version", "2025-06-18")
+	if b := r.rpc(t); r.status != http.StatusNotFound || !isJSON(r) || b.Error.Code != mcp.CodeGeneric ||
+		b.ID != float64(9) || b.Error.Data["error"] != "session_not_found" {
+		t.Errorf("unknown session: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	r = post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":10,"method":"ping"}`, "Content-Type", "text/plain")
+	if b := r.rpc(t); r.status != http.StatusUnsupportedMediaType || !isJSON(r) || b.Error.Code != mcp.CodeInvalidRequest ||
+		b.ID != float64(10) {
+		t.Errorf("text/plain body: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	req, _ := http.NewRequest("GET", e.URL+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("GET without session: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}
+
+func isJSON(r resp) bool { return strings.HasPrefix(r.header.Get("Content-Type"), "application/json") }
+
+// TestSDKErrorsThroughOneConstructor: errors the SDK itself makes (unknown
+// prompt, unknown resource) come out in the same shape as the tools' errors.
+func TestSDKErrorsThroughOneConstructor(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	_, tok := e.Connect(e.User, "Shape Client")
+	cs := e.session(t, tok)
+
+	_, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "nope"})
+	if d := rpcErr(t, err, mcp.CodeMethodNotFound); d["reason"] == nil {
+		t.Errorf("unknown prompt data = %v", d)
+	}
+	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "nope"})
+	if d := rpcErr(t, err, mcp.CodeMethodNotFound); d["reason"] == nil {
+		t.Errorf("unknown tool data = %v", d)
+	}
+	for _, uri := range []string{"file:///etc/passwd", "brandpack://packs/", "brandpack://other/x"} {
+		_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		d := rpcErr(t, err, mcp.CodeInvalidParams)
+		if d["field"] != "uri" || d["reason"] == nil || d["reason"] == "" || d["error"] != app.EVALIDATION {
+			t.Errorf("%s: data = %v", uri, d)
+		}
+	}
+	// A prompt with bad argument types (the SDK's unmarshal) keeps the shape.
+	r := post(t, e.URL+"/mcp", tok.AccessToken,
+		`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"brand_brief","arguments":{"domain":7}}}`,
+		"Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18")
+	if !strings.Contains(r.body, `"field"`) || !strings.Contains(r.body, `"reason"`) || !strings.Contains(r.body, "-32602") {
+		t.Errorf("bad prompt arguments: %d %s", r.status, r.body)
+	}
+}
