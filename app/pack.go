@@ -41,7 +41,7 @@ type Logo struct {
 	Format    string   `json:"format,omitempty"`
 	Width     int      `json:"width,omitempty"`
 	Height    int      `json:"height,omitempty"`
-	PNGURL    string   `json:"png_url,omitempty"` // a PNG rendering of an SVG (a PNG logo: itself); absolute like URL
+	PNGURL    string   `json:"png_url,omitempty"` // a PNG rendering of the logo (every format) (a PNG logo: itself); absolute like URL
 }
 
 // Voice describes the brand's written voice.

@@ -95,6 +95,7 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
 	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
 	rcancel()
+	logos, assets = addRasterMono(log, domain, colors.Background, logos, assets)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}

@@ -201,20 +201,19 @@ var (
 // single colour would merge.
 const monoMinContrast = 2.0
 
-// monoVariant derives the copy of svg for the other background. pageDark
-// breaks the tie for logos whose paints suit both backgrounds. It returns
-// the copy and the variant of the copy and of the original ("dark"/"light").
-func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original string, err error) {
-	_, paints, err := recolorSVG(svg, white)
-	if err != nil {
-		return nil, "", "", err
-	}
+// monoInk decides the other-background copy of a logo drawn with colours:
+// at most maxMonoColors distinct ones (CIEDE2000 < 6 counts as one), all on
+// the same side of the light/dark line (contrast ≥ monoMinContrast with
+// white, or with black). pageDark breaks the tie for colours that suit
+// both. It returns the copy's ink and the variants of the copy and of the
+// original; ok is false when a one-colour copy would not be faithful.
+func monoInk(colours []rgba, pageDark bool) (ink rgba, variant, original string, ok bool) {
 	onLight, onDark := true, true
 	var distinct []rgba
-	for _, p := range paints {
-		c := p.c.over(white)
-		onLight = onLight && contrast(p.c.over(white), white) >= monoMinContrast
-		onDark = onDark && contrast(p.c.over(black), black) >= monoMinContrast
+	for _, p := range colours {
+		c := p.over(white)
+		onLight = onLight && contrast(c, white) >= monoMinContrast
+		onDark = onDark && contrast(p.over(black), black) >= monoMinContrast
 		dup := false
 		for _, x := range distinct {
 			if deltaE(x, c) < 6 {
@@ -226,16 +225,37 @@ func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original stri
 			distinct = append(distinct, c)
 		}
 	}
-	if len(distinct) > maxMonoColors {
-		return nil, "", "", errNotMono
-	}
-	var ink rgba
 	switch {
+	case len(colours) == 0 || len(distinct) > maxMonoColors:
+		return rgba{}, "", "", false
 	case onLight && (!onDark || !pageDark):
-		ink, variant, original = white, "dark", "light"
+		return white, "dark", "light", true
 	case onDark:
-		ink, variant, original = black, "light", "dark"
-	default:
+		return black, "light", "dark", true
+	}
+	return rgba{}, "", "", false
+}
+
+// pageIsDark reports whether the page background is dark.
+func pageIsDark(background string) bool {
+	bg, ok := parseColor(background)
+	return ok && relLuminance(bg.over(white)) < 0.18
+}
+
+// monoVariant derives the copy of svg for the other background. pageDark
+// breaks the tie for logos whose paints suit both backgrounds. It returns
+// the copy and the variant of the copy and of the original ("dark"/"light").
+func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original string, err error) {
+	_, paints, err := recolorSVG(svg, white)
+	if err != nil {
+		return nil, "", "", err
+	}
+	colours := make([]rgba, len(paints))
+	for i, p := range paints {
+		colours[i] = p.c
+	}
+	ink, variant, original, ok := monoInk(colours, pageDark)
+	if !ok {
 		return nil, "", "", errNotMono
 	}
 	out, _, err := recolorSVG(svg, ink)
@@ -248,18 +268,27 @@ func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original stri
 	return out, variant, original, nil
 }
 
+// wantsMono: the main logo may get a derived copy for the other background
+// (it is not an icon, and the page offered no light/dark variant).
+func wantsMono(logos []app.Logo) bool {
+	if len(logos) == 0 || logos[0].Role == "icon" {
+		return false
+	}
+	for _, l := range logos {
+		if l.Role != "icon" && (contains(l.Variants, "dark") || contains(l.Variants, "light")) {
+			return false
+		}
+	}
+	return true
+}
+
 // addMonoLogo derives the other-background copy of the main logo when it is
 // an SVG and the page offered no variant of its own (a <picture> dark
 // source): the copy is stored as a second logo with the same role, and the
 // main logo is flagged for the background it was drawn for.
 func addMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
-	if len(logos) == 0 || logos[0].Format != "svg" || logos[0].Role == "icon" {
+	if !wantsMono(logos) || logos[0].Format != "svg" {
 		return logos, assets
-	}
-	for _, l := range logos {
-		if l.Role != "icon" && (contains(l.Variants, "dark") || contains(l.Variants, "light")) {
-			return logos, assets
-		}
 	}
 	var src *app.Asset
 	for i := range assets {
@@ -270,9 +299,7 @@ func addMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, 
 	if src == nil {
 		return logos, assets
 	}
-	bg, ok := parseColor(background)
-	pageDark := ok && relLuminance(bg.over(white)) < 0.18
-	mono, variant, original, err := monoVariant(src.Data, pageDark)
+	mono, variant, original, err := monoVariant(src.Data, pageIsDark(background))
 	if err != nil {
 		log.Debug("no monochrome variant", "err", err)
 		return logos, assets

@@ -18,15 +18,16 @@ import (
 	"github.com/brandpack/brandpack/app"
 )
 
-// PNG renderings: every stored SVG logo is also drawn to a PNG in the
-// already-running Chromium, in a blank page of the extraction's own
-// incognito context (render.js: the SVG as an <img> from a data: URL drawn
-// on a transparent canvas). SVG used as an image runs no script and loads
-// nothing, and the stored SVGs are sanitised besides; no new dependency, no
-// network.
+// PNG renderings: every stored SVG, JPEG, WebP, GIF and ICO logo is also
+// drawn to a PNG in the already-running Chromium, in a blank page of the
+// extraction's own incognito context (render.js: the file as an <img> from
+// a data: URL drawn on a transparent canvas). An image runs no script and
+// loads nothing, and the stored SVGs are sanitised besides; no new
+// dependency, no network.
 
-// pngLongSide is the long side of a PNG rendering in pixels; the SVG's
-// aspect ratio is kept.
+// pngLongSide is the long side of an SVG's PNG rendering in pixels (the
+// SVG's aspect ratio is kept) and the cap on a raster's, which is drawn at
+// its natural size.
 const pngLongSide = 512
 
 //go:embed render.js
@@ -43,9 +44,12 @@ type renderer struct {
 }
 
 // renderJob is one SVG to draw at W×H; VW×VH is the viewBox to give an SVG
-// that has none (its own width and height), so it scales.
+// that has none (its own width and height), so it scales. A raster job has
+// Src instead (a data: URL of the file) and no size: it is drawn at its
+// natural size, capped at pngLongSide.
 type renderJob struct {
-	SVG string  `json:"svg"`
+	SVG string  `json:"svg,omitempty"`
+	Src string  `json:"src,omitempty"`
 	W   int     `json:"w"`
 	H   int     `json:"h"`
 	VW  float64 `json:"vw"`
@@ -86,7 +90,7 @@ func (r *renderer) render(ctx context.Context, jobs []renderJob) ([][]byte, erro
 }
 
 func (r *renderer) eval(ctx context.Context, jobs []renderJob) ([]string, error) {
-	res, err := r.page.Context(ctx).Eval(renderJS, jobs)
+	res, err := r.page.Context(ctx).Eval(renderJS, jobs, pngLongSide)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -119,6 +123,27 @@ func renderJobFor(svg []byte, w, h int) renderJob {
 	return j
 }
 
+// rasterJobFor prepares the job for a stored JPEG, WebP, GIF or ICO logo.
+func rasterJobFor(a *app.Asset) renderJob {
+	return renderJob{Src: "data:" + a.ContentType + ";base64," + base64.StdEncoding.EncodeToString(a.Data)}
+}
+
+// verifyRasterPNG decodes a raster's rendering: a PNG no larger than
+// pngLongSide on either side.
+func verifyRasterPNG(data []byte) error {
+	if info, ok := sniffImage(data); !ok || info.ContentType != "image/png" {
+		return errors.New("not a PNG")
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	if b := img.Bounds(); b.Empty() || b.Dx() > pngLongSide || b.Dy() > pngLongSide {
+		return fmt.Errorf("PNG is %d×%d, want at most %d on each side", b.Dx(), b.Dy(), pngLongSide)
+	}
+	return nil
+}
+
 // verifyPNG checks that data is a PNG of exactly w×h.
 func verifyPNG(data []byte, w, h int) error {
 	if info, ok := sniffImage(data); !ok || info.ContentType != "image/png" {
@@ -134,8 +159,9 @@ func verifyPNG(data []byte, w, h int) error {
 	return nil
 }
 
-// addPNGs renders a PNG for every SVG logo and sets PNGURL; a PNG logo is
-// its own PNG. A rendering that fails costs that PNG only (logged).
+// addPNGs renders a PNG for every SVG, JPEG, WebP, GIF and ICO logo and sets
+// PNGURL; a PNG logo is its own PNG. A rendering that fails costs that PNG
+// only (logged).
 func addPNGs(ctx context.Context, log *slog.Logger, r *renderer, domain string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
 	files := map[string]*app.Asset{}
 	for i := range assets {
@@ -150,6 +176,9 @@ func addPNGs(ctx context.Context, log *slog.Logger, r *renderer, domain string, 
 			logos[i].PNGURL = l.URL
 		case l.Format == "svg":
 			jobs = append(jobs, renderJobFor(a.Data, l.Width, l.Height))
+			which = append(which, i)
+		default:
+			jobs = append(jobs, rasterJobFor(a))
 			which = append(which, i)
 		}
 	}
@@ -169,7 +198,11 @@ func addPNGs(ctx context.Context, log *slog.Logger, r *renderer, domain string, 
 			log.Warn("PNG rendering failed", "logo", logos[i].URL)
 			continue
 		}
-		if err := verifyPNG(data, jobs[k].W, jobs[k].H); err != nil {
+		verify := func() error { return verifyPNG(data, jobs[k].W, jobs[k].H) }
+		if jobs[k].Src != "" {
+			verify = func() error { return verifyRasterPNG(data) }
+		}
+		if err := verify(); err != nil {
 			log.Warn("PNG rendering rejected", "logo", logos[i].URL, "err", err)
 			continue
 		}

@@ -68,8 +68,11 @@ func checkComplete(t *testing.T, domain string, x *app.Extraction) {
 		if _, ok := files[l.URL]; !ok {
 			t.Errorf("logo %q has no asset", l.URL)
 		}
-		if l.Role == "" || len(l.Variants) == 0 || l.Format == "" || (l.SourceURL == "" && l.Format != "svg") || l.Width <= 0 || l.Height <= 0 {
+		if l.Role == "" || len(l.Variants) == 0 || l.Format == "" || (l.SourceURL == "" && l.Format != "svg" && !derivedRaster(l)) || l.Width <= 0 || l.Height <= 0 {
 			t.Errorf("logo %+v incomplete", l)
+		}
+		if pa, ok := files[l.PNGURL]; !ok || pa.ContentType != "image/png" || (l.Format == "png") != (l.PNGURL == l.URL) {
+			t.Errorf("logo %s (%s): png_url %q is not its PNG", l.URL, l.Format, l.PNGURL)
 		}
 	}
 	v := p.Voice
@@ -83,6 +86,12 @@ func checkComplete(t *testing.T, domain string, x *app.Extraction) {
 	if _, err := json.Marshal(p); err != nil {
 		t.Errorf("pack does not marshal: %v", err)
 	}
+}
+
+// derivedRaster: a monochrome PNG derived from a raster logo (it has no
+// file on the site, so no source URL).
+func derivedRaster(l app.Logo) bool {
+	return l.Format == "png" && l.PNGURL == l.URL && (contains(l.Variants, "dark") || contains(l.Variants, "light"))
 }
 
 // scoreSite extracts host and asserts every scorecard field of its

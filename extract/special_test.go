@@ -140,6 +140,7 @@ func addSpecialHosts(e *testEnv) {
 <header><a href="/" class="site-logo" aria-label="Sprite Sparrow"><svg width="40" height="40"><use href="#logo-sym"/></svg></a></header>
 <main><h1>Paper goods with wings.</h1><a href="/shop/" style="display:inline-block;background:#3D5AFE;color:#fff;padding:12px 20px">Shop</a></main></body></html>`)
 	})
+	addRasterHosts(e)
 	e.sites.handlers[hostPlain] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
