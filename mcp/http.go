@@ -134,6 +134,11 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			// -32003 answering the request's id, so a client on an existing
 			// session sees the revocation as an MCP error (spec §5.2 rule 5).
 			w.Header().Set("WWW-Authenticate", s.invalidToken(app.ErrorMessage(err)))
+			if code == app.EREVOKED && g != nil {
+				// Revoked, maybe by another process (the admin CLI): end the
+				// connection's other sessions and streams now.
+				s.CloseConnection(g.ConnectionID)
+			}
 			var id any
 			if code == app.EREVOKED && r.Method == http.MethodPost {
 				if rid, ok := requestID(r); ok {
@@ -154,6 +159,17 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			tw := &textErrorWriter{ResponseWriter: w}
 			defer tw.finish(s, id)
 			w = tw
+			if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
+				// The standalone event stream: if its session is closed because
+				// the connection was revoked, its last event says so (-32003).
+				st := s.openStream(sid)
+				defer func() {
+					s.closeStream(sid, st)
+					if st.revoked.Load() && tw.status == 0 {
+						s.writeRevokedNotice(tw)
+					}
+				}()
+			}
 		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
 	})

@@ -30,6 +30,9 @@ type Tokens interface {
 	VerifyAccessToken(ctx context.Context, token string) (*app.AccessGrant, error)
 	// RecordCall counts one tool call on a connection (calls this month).
 	RecordCall(ctx context.Context, connectionID string) error
+	// InactiveConnections returns those of ids that are no longer active
+	// (revoked, or gone): the periodic check of open sessions.
+	InactiveConnections(ctx context.Context, ids []string) ([]string, error)
 }
 
 // Config wires a Server.
@@ -46,6 +49,11 @@ type Config struct {
 	AllowedOrigins []string
 	// SessionTimeout closes idle MCP sessions (default 30 min).
 	SessionTimeout time.Duration
+	// RevocationCheck is how often the connections of open sessions are
+	// checked, to end the sessions of a connection revoked by another
+	// process (default DefaultRevocationCheck). In-process revocations call
+	// CloseConnection at once.
+	RevocationCheck time.Duration
 }
 
 // Server is the MCP resource server. It is safe for concurrent use.
@@ -63,6 +71,9 @@ type Server struct {
 
 	sdk     *sdk.Server
 	handler http.Handler
+
+	tracker         *sessionTracker
+	revocationCheck time.Duration
 }
 
 // New builds the server and its go-sdk Streamable HTTP handler.
@@ -75,6 +86,12 @@ func New(cfg Config) *Server {
 		issuer:  strings.TrimRight(cfg.Issuer, "/"),
 		log:     cfg.Logger,
 		origins: cfg.AllowedOrigins,
+
+		tracker:         newSessionTracker(),
+		revocationCheck: cfg.RevocationCheck,
+	}
+	if s.revocationCheck <= 0 {
+		s.revocationCheck = DefaultRevocationCheck
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -100,7 +117,7 @@ func New(cfg Config) *Server {
 				"with a domain; for a specific page use analyze_url and poll get_analysis.",
 			Logger: s.log,
 		})
-	s.sdk.AddReceivingMiddleware(s.errorMiddleware)
+	s.sdk.AddReceivingMiddleware(s.errorMiddleware, s.trackMiddleware)
 	for _, t := range tools {
 		s.sdk.AddTool(&sdk.Tool{Name: t.name, Title: t.title, Description: t.description,
 			InputSchema: t.input, OutputSchema: t.output}, s.sdkTool(t.name))
@@ -147,8 +164,10 @@ func (s *Server) Register(mux *http.ServeMux) {
 
 // CloseSessions ends every MCP session, and with them their open event
 // streams (GET /mcp), which would otherwise hold http.Server.Shutdown until
-// its deadline. The composition root calls it from RegisterOnShutdown.
+// its deadline. The composition root calls it from RegisterOnShutdown. It
+// also ends the periodic check of sessions' connections.
 func (s *Server) CloseSessions() {
+	s.stopWatching()
 	for ss := range s.sdk.Sessions() {
 		if err := ss.Close(); err != nil {
 			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)

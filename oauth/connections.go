@@ -20,6 +20,8 @@ type Connections struct {
 	store Store
 	now   func() time.Time
 	log   *slog.Logger
+	// onRevoke is Config.OnRevoke (nil for the admin CLI's Connections).
+	onRevoke func(connectionID string)
 }
 
 // NewConnections returns the connection service on store (nil now: time.Now).
@@ -61,8 +63,9 @@ func (c *Connections) List(ctx context.Context, userID int64) ([]*app.Connection
 
 // Revoke revokes a connection of a user (userID 0: any user, for the admin
 // CLI): its internal key is rotated, its refresh tokens end, and its access
-// tokens fail on their next call. Someone else's or an already revoked
-// connection is ENOTFOUND.
+// tokens fail on their next call, and the MCP sessions it opened end (the
+// OnRevoke hook). Someone else's or an already revoked connection is
+// ENOTFOUND.
 func (c *Connections) Revoke(ctx context.Context, userID int64, id string) error {
 	conn, err := c.store.Connection(ctx, id)
 	if app.ErrorCode(err) == app.ENOTFOUND || (err == nil && (userID != 0 && conn.UserID != userID || !conn.Active())) {
@@ -74,6 +77,9 @@ func (c *Connections) Revoke(ctx context.Context, userID int64, id string) error
 		return err
 	}
 	c.log.Info("oauth: connection revoked", "connection", id, "user_id", conn.UserID, "client_id", conn.ClientID)
+	if c.onRevoke != nil {
+		c.onRevoke(id)
+	}
 	return nil
 }
 
@@ -149,6 +155,24 @@ func (s *Server) VerifyAccessToken(ctx context.Context, token string) (*app.Acce
 		return g, app.Errorf(app.EREVOKED, "This connection was revoked; authorize again.")
 	}
 	return g, nil
+}
+
+// InactiveConnections returns those of ids whose connection is revoked or
+// gone (the MCP server's periodic check of its open sessions).
+func (s *Server) InactiveConnections(ctx context.Context, ids []string) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		conn, err := s.store.Connection(ctx, id)
+		switch {
+		case app.ErrorCode(err) == app.ENOTFOUND:
+			out = append(out, id)
+		case err != nil:
+			return nil, err
+		case !conn.Active():
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // RecordCall counts one MCP call on a connection.

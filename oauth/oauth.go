@@ -84,6 +84,13 @@ type Config struct {
 	// documents (cache misses) per client IP (default 10/min, burst 20).
 	CIMDFetchRate  float64 // fetches per second
 	CIMDFetchBurst int
+	// OnRevoke, if set, is called after a connection is revoked in this
+	// process — from the dashboard (Connections().Revoke), /revoke, or a
+	// replayed code or refresh token — so the MCP server can end that
+	// connection's sessions at once. It must not block. (Revocations by
+	// another process, e.g. the admin CLI, do not call it; the MCP server
+	// notices those on its own.)
+	OnRevoke func(connectionID string)
 }
 
 // Server is the authorization server. It is safe for concurrent use.
@@ -163,6 +170,7 @@ func New(cfg Config) *Server {
 	s.cimd = newCIMDFetcher(hc, s.now, s.log, newIPLimiter(fetchRate, fetchBurst, s.now))
 	s.keys = &keyRing{store: cfg.Store, now: s.Now}
 	s.conns = NewConnections(cfg.Store, s.Now, s.log)
+	s.conns.onRevoke = cfg.OnRevoke
 	return s
 }
 

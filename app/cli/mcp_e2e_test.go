@@ -74,7 +74,7 @@ func clickAndWait(p *rod.Page, selector string) {
 // consent page and approves; the client's loopback redirect receives the
 // code; get_brand_pack works. The connection shows on /app/connections;
 // Revoke there makes the client's next call fail (401 invalid_token, -32003
-// on its session).
+// on its session) and ends its session.
 func TestMCPConnectInChromium(t *testing.T) {
 	resolve := kiteSite(t)
 	data := t.TempDir()
@@ -204,12 +204,26 @@ func TestMCPConnectInChromium(t *testing.T) {
 		!strings.Contains(string(raw), `"code":-32003`) || !strings.Contains(string(raw), `"id":9`) {
 		t.Fatalf("call on the session after revoke: %d %q %s", hres.StatusCode, hres.Header.Get("WWW-Authenticate"), raw)
 	}
-	// The go-sdk client itself: its call fails, and re-authorization is declined.
+	// The go-sdk client itself: the revocation ended its session (its event
+	// stream closed), so its call fails; connecting again gets 401 and asks
+	// the person to authorize again (the client may ask once per request it
+	// tries), which they decline.
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client's session is still open after the revocation")
+	}
 	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_pack",
 		Arguments: map[string]any{"domain": "tidewater-kites.test"}}); err == nil {
 		t.Fatal("tool call after revoke succeeded")
 	}
-	if authorizations.Load() != 2 {
+	if cs2, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: in.URL + "/mcp", OAuthHandler: h, MaxRetries: -1}, nil); err == nil {
+		cs2.Close()
+		t.Fatal("reconnecting after revoke succeeded")
+	}
+	if authorizations.Load() < 2 {
 		t.Fatalf("the client should have tried to authorize again after the 401: %d", authorizations.Load())
 	}
 }

@@ -149,7 +149,9 @@ func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, 
 		return nil, nil, err
 	}
 	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
-	// site is set below; the OAuth pages use the dashboard's layout and session.
+	// site and ms are set below; the OAuth pages use the dashboard's layout and
+	// session, and a revoked connection's MCP sessions end at once.
+	var ms *mcp.Server
 	as := oauth.New(oauth.Config{
 		Store:      d,
 		Sessions:   oauth.CookieSessions{Service: svc},
@@ -163,11 +165,12 @@ func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, 
 			site.OAuthErrorPage(w, r, status, code, description)
 		},
 		ClientIP: func(r *http.Request) string { return site.ClientIP(r) },
+		OnRevoke: func(connectionID string) { ms.CloseConnection(connectionID) },
 	})
 	if err := as.Init(ctx); err != nil {
 		return nil, nil, fmt.Errorf("oauth signing key: %w", err)
 	}
-	ms := mcp.New(mcp.Config{
+	ms = mcp.New(mcp.Config{
 		Service: svc, Tokens: as, PublicURL: cfg.PublicURL, Issuer: as.Issuer(), Version: Version, Logger: log,
 	})
 	cfg.Mount = append(cfg.Mount, as, ms)
