@@ -104,7 +104,7 @@ func newServeCommand() *cobra.Command {
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
-			wg.Go(func() { sweepOAuth(ctx, d, log, oauthSweepEvery) })
+			wg.Go(func() { sweep(ctx, d, log, sweepEvery) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -237,21 +237,32 @@ func newLogger(cmd *cobra.Command, level string) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: l})), nil
 }
 
-// oauthSweepEvery is how often serve deletes spent OAuth codes and refresh tokens.
-const oauthSweepEvery = 10 * time.Minute
+// sweepEvery is how often serve deletes rows that are only kept for a while.
+const sweepEvery = 10 * time.Minute
 
-// sweepOAuth deletes expired authorization codes and refresh tokens past
-// their TTL (db.SweepOAuth) at start and then every interval, until ctx ends.
-func sweepOAuth(ctx context.Context, d *db.DB, log *slog.Logger, every time.Duration) {
+// requestLogRetention is how long the request log (the dashboard's recent
+// requests) is kept. Usage counters are separate and kept for good.
+const requestLogRetention = 90 * 24 * time.Hour
+
+// sweep deletes expired authorization codes and refresh tokens past their
+// TTL (db.SweepOAuth) and request-log rows older than the retention, at
+// start and then every interval, until ctx ends.
+func sweep(ctx context.Context, d *db.DB, log *slog.Logger, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		codes, tokens, err := d.SweepOAuth(ctx, time.Now())
+		now := time.Now()
+		codes, tokens, err := d.SweepOAuth(ctx, now)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("oauth sweep", "err", err)
 		case codes+tokens > 0:
 			log.Info("oauth sweep", "codes", codes, "refresh_tokens", tokens)
+		}
+		if n, err := d.PruneRequests(ctx, now.Add(-requestLogRetention)); err != nil && ctx.Err() == nil {
+			log.Warn("request log sweep", "err", err)
+		} else if n > 0 {
+			log.Info("request log sweep", "rows", n)
 		}
 		select {
 		case <-ctx.Done():
