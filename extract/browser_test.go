@@ -61,8 +61,9 @@ func TestBrowserCrashRecovery(t *testing.T) {
 	}
 
 	// Mid-extraction: the slow page keeps the extraction busy while we kill.
+	drainSlow()
 	go func() {
-		time.Sleep(1500 * time.Millisecond)
+		awaitSlow(t)
 		_ = syscall.Kill(-first.pid, syscall.SIGKILL)
 	}()
 	start := time.Now()

@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -32,7 +33,13 @@ func TestPoolBoundsAndWaits(t *testing.T) {
 		}
 		got <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	deadline := time.Now().Add(5 * time.Second)
+	for p.waiting.Load() != 1 { // the waiter is queued on the slot
+		if time.Now().After(deadline) {
+			t.Fatal("the waiter never queued")
+		}
+		runtime.Gosched()
+	}
 	r1()
 	r1() // idempotent
 	select {

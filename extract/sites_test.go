@@ -177,7 +177,8 @@ func TestCallerCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
 	defer cancel()
 	ctx, cancel2 := context.WithCancel(ctx)
-	go func() { time.Sleep(400 * time.Millisecond); cancel2() }()
+	drainSlow()
+	go func() { awaitSlow(t); cancel2() }() // cancel while the page is loading
 	_, err := e.x.Extract(ctx, hostSlow, hostSlow)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)

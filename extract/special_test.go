@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"testing"
+	"time"
 )
 
 // Special test hosts, served by hand-written handlers on the shared site
@@ -21,6 +23,31 @@ const (
 
 // stopSlow unblocks the slow handlers when the tests end.
 var stopSlow = make(chan struct{})
+
+// slowStarted receives a signal each time the slow page has sent its first
+// bytes: tests that act "mid-extraction" wait for it instead of sleeping.
+var slowStarted = make(chan struct{}, 16)
+
+// awaitSlow returns once the slow page is being loaded (call drainSlow
+// before starting the extraction). It may run in a goroutine, so it reports
+// with t.Error, not t.Fatal.
+func awaitSlow(t testing.TB) {
+	select {
+	case <-slowStarted:
+	case <-time.After(30 * time.Second):
+		t.Error("the slow page was never requested")
+	}
+}
+
+func drainSlow() {
+	for {
+		select {
+		case <-slowStarted:
+		default:
+			return
+		}
+	}
+}
 
 // canaryTargets are the internal addresses the leaky pages aim at.
 func canaryTargets(e *testEnv) []string {
@@ -123,6 +150,10 @@ func addSpecialHosts(e *testEnv) {
 		fmt.Fprint(w, "<!doctype html><html><head><title>Slow Loris Outfitters</title></head><body><h1>Almost there")
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
+		}
+		select {
+		case slowStarted <- struct{}{}:
+		default:
 		}
 		select { // never finish the document
 		case <-r.Context().Done():
