@@ -11,7 +11,7 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-.PHONY: all build run test bench eval deps chromium cc node-tools vet templ-check clean
+.PHONY: all build run test bench eval deps chromium cc node-tools vet templ-check no-binaries clean
 
 all: build
 
@@ -40,9 +40,18 @@ build:
 run: chromium build
 	$(BIN) serve --data $(DATA)
 
-vet: templ-check
+vet: templ-check no-binaries
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+
+# No tracked file may be a build output: an executable (ELF, Mach-O, PE),
+# a Go test binary or a profile. Images and fonts under docs/ and assets/
+# are data, not build outputs.
+no-binaries:
+	@bad=$$(git ls-files -z | xargs -0 -r file --mime-type -N -- 2>/dev/null | \
+		grep -E ': application/(x-executable|x-pie-executable|x-sharedlib|x-mach-binary|x-dosexec|x-object)$$' | cut -d: -f1); \
+	bad="$$bad $$(git ls-files '*.test' '*.out' '*.prof' '*.pprof' '*.exe')"; \
+	if [ -n "$$(echo $$bad | tr -d ' ')" ]; then echo "tracked build outputs (remove them, .gitignore covers them):" $$bad; exit 1; fi
 
 # The generated templ files are committed; fail when they are stale.
 templ-check:
