@@ -8,13 +8,6 @@ import (
 // MCPScope is the only OAuth scope (spec §5.2, §8).
 const MCPScope = "analyze:brand"
 
-// OAuth-level error codes. They never reach REST; the oauth and mcp surfaces
-// map them through their own tables.
-const (
-	EINVALIDTOKEN = "invalid_token" // access token missing, malformed, expired, wrong audience
-	EREVOKED      = "oauth_revoked" // the token's grant (connection) was revoked
-)
-
 // Client identity kinds (spec §5.2 "client identification modes").
 const (
 	ClientCIMD = "cimd" // client_id is the URL of its metadata document

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Error codes. They are the spec's stable snake_case identifiers (spec §7.2);
+// Error codes: every code of the service is declared here and nowhere else.
+// They are the spec's stable snake_case identifiers (spec §7.2);
 // every surface (REST, MCP, OAuth, CLI) maps them through one table of its own.
 const (
 	EINVALIDKEY = "invalid_api_key"    // 401
@@ -17,6 +18,11 @@ const (
 	ESCRAPER    = "scraper_failure"    // 502
 	ETIMEOUT    = "scraper_timeout"    // 504
 	ECONFLICT   = "conflict"           // 409, admin commands (duplicate email …)
+
+	// OAuth-level codes. They never reach REST; the oauth and mcp surfaces
+	// map them through their own tables.
+	EINVALIDTOKEN = "invalid_token" // access token missing, malformed, expired, wrong audience
+	EREVOKED      = "oauth_revoked" // the token's grant (connection) was revoked
 )
 
 // Error is the one application error type. Code is stable and safe to show;
