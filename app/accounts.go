@@ -30,6 +30,16 @@ func (s *Service) CreateUser(ctx context.Context, email, passwordHash string) (*
 	return u, nil
 }
 
+// ListUsers returns every account (admin commands).
+func (s *Service) ListUsers(ctx context.Context) ([]*User, error) {
+	return s.store.ListUsers(ctx)
+}
+
+// UserByID returns a user by id (the subject of an OAuth grant).
+func (s *Service) UserByID(ctx context.Context, id int64) (*User, error) {
+	return s.store.UserByID(ctx, id)
+}
+
 // UserByEmail finds an account by address.
 func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
 	e, err := NormalizeEmail(email)

@@ -162,7 +162,7 @@ func (s *Service) TryDomain(ctx context.Context, u *User, raw string) (*Pack, *J
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, nil, err
 	}
-	if cached != nil && s.fresh(cached) {
+	if !s.chargeable(cached) {
 		p := s.present(cached, true)
 		s.logRequest(u, domain, p, nil)
 		return p, nil, nil
@@ -176,15 +176,12 @@ func (s *Service) TryDomain(ctx context.Context, u *User, raw string) (*Pack, *J
 func (s *Service) queueJob(ctx context.Context, u *User, target, domain string, cached *Pack) (*Job, error) {
 	now := s.Now()
 	j := &Job{ID: "job_" + RandomString(24), UserID: u.ID, URL: target, Domain: domain, Status: JobQueued, CreatedAt: now}
-	if cached == nil || !s.fresh(cached) {
-		if err := s.reserve(ctx, u, Month(now)); err != nil {
-			return nil, err
-		}
-		j.Charged = true
+	if err := s.chargeJob(ctx, u, j, cached); err != nil {
+		return nil, err
 	}
 	if err := s.store.CreateJob(ctx, j); err != nil {
 		if j.Charged {
-			s.refund(u, Month(now))
+			s.refundReservation(u, &reservation{month: Month(now)})
 		}
 		return nil, err
 	}

@@ -97,11 +97,11 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 		// It was claimed this often without finishing: it takes the process
 		// down with it. Give up rather than crash on every start.
 		err = Errorf(ESCRAPER, "The page could not be analysed; it was tried %d times.", maxJobAttempts)
-		if j.Charged {
-			s.refundReservation(u, &reservation{month: Month(j.CreatedAt), jobID: j.ID})
+		if r := jobReservation(j); r != nil {
+			s.refundReservation(u, r)
 		}
 	} else if err == nil {
-		p, err = s.runJobPack(ctx, u, j)
+		p, err = s.getPack(ctx, u, j.Domain, j.URL, jobReservation(j))
 	}
 	now := s.Now()
 	j.FinishedAt = &now
@@ -121,14 +121,6 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 	if u != nil {
 		s.logRequest(u, j.Domain, p, err)
 	}
-}
-
-func (s *Service) runJobPack(ctx context.Context, u *User, j *Job) (*Pack, error) {
-	var r *reservation
-	if j.Charged {
-		r = &reservation{month: Month(j.CreatedAt), jobID: j.ID}
-	}
-	return s.getPack(ctx, u, j.Domain, j.URL, r)
 }
 
 // publicError is the client-safe form of any error.

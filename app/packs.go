@@ -11,11 +11,6 @@ type packResult struct {
 	fresh bool // true when this flight ran an extraction
 }
 
-// fresh reports whether a cached pack is still inside the TTL.
-func (s *Service) fresh(p *Pack) bool {
-	return s.Now().Sub(p.Metadata.ExtractedAt) < CacheTTL
-}
-
 // GetPack serves a domain's pack (spec §3.1): from cache when younger than
 // 24 h, at no cost; otherwise by a fresh extraction that takes one unit of
 // the user's monthly quota, refunded if the extraction fails. Concurrent
@@ -28,48 +23,6 @@ func (s *Service) GetPack(ctx context.Context, u *User, rawDomain string) (*Pack
 	p, err := s.getPack(ctx, u, domain, domain, nil)
 	s.logRequest(u, domain, p, err)
 	return p, err
-}
-
-// reservation is a quota unit taken for one call: its month, and for an
-// analysis job the job whose row records the charge.
-type reservation struct {
-	month string
-	jobID string
-}
-
-// getPack is GetPack after validation. r is a unit already taken for this
-// call (an analysis job), or nil to take one now when an extraction is
-// needed. A taken unit is refunded whenever no fresh extraction was delivered
-// to this caller: cache hits, failures, store errors and panics alike.
-func (s *Service) getPack(ctx context.Context, u *User, domain, target string, r *reservation) (p *Pack, err error) {
-	defer func() {
-		if r != nil && (p == nil || p.Metadata.Cached) {
-			s.refundReservation(u, r)
-		}
-	}()
-	cached, err := s.store.Pack(ctx, domain)
-	if err != nil && ErrorCode(err) != ENOTFOUND {
-		return nil, err
-	}
-	if cached != nil && s.fresh(cached) {
-		return s.present(cached, true), nil
-	}
-	if r == nil {
-		month := Month(s.Now())
-		if err := s.reserve(ctx, u, month); err != nil {
-			return nil, err
-		}
-		r = &reservation{month: month}
-	}
-	res, err := s.extractShared(ctx, domain, target)
-	if err != nil {
-		if ErrorCode(err) == ENOTFOUND {
-			err = s.notFound(domain, err)
-		}
-		return nil, err
-	}
-	// !res.fresh: another caller's extraction finished first, a cache hit.
-	return s.present(res.pack, !res.fresh), nil
 }
 
 // extractShared runs one extraction per domain at a time. The extraction is

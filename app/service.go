@@ -58,9 +58,6 @@ func NewService(cfg Config) *Service {
 // Now is the service clock, in UTC.
 func (s *Service) Now() time.Time { return s.now().UTC() }
 
-// Store exposes the store to the admin layer (CLI) that works on rows directly.
-func (s *Service) Store() Store { return s.store }
-
 // PricingURL is the upgrade link put on every quota error.
 func (s *Service) PricingURL() string { return s.pricingURL }
 
@@ -125,44 +122,4 @@ func (s *Service) UsageOf(ctx context.Context, u *User) (plan *Plan, used int, e
 	}
 	used, err = s.store.Usage(ctx, u.ID, Month(s.Now()))
 	return plan, used, err
-}
-
-// reserve takes one unit of the user's monthly quota or returns quota_exceeded.
-func (s *Service) reserve(ctx context.Context, u *User, month string) error {
-	plan, err := s.store.PlanByName(ctx, u.Plan)
-	if err != nil {
-		return err
-	}
-	used, ok, err := s.store.Reserve(ctx, u.ID, month, plan.MonthlyLimit)
-	if err != nil {
-		return err
-	} else if !ok {
-		return s.QuotaError(plan.Name, used, plan.MonthlyLimit,
-			"Monthly quota reached: fresh extractions are paused until the 1st (UTC). Cached packs are still served.")
-	}
-	return nil
-}
-
-// refundReservation gives a unit back. A job's unit is refunded together
-// with clearing the job's charged flag, in one transaction, so a job that is
-// run again after a crash can never be refunded twice.
-func (s *Service) refundReservation(u *User, r *reservation) {
-	if r.jobID == "" {
-		s.refund(u, r.month)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := s.store.RefundJob(ctx, r.jobID, u.ID, r.month); err != nil {
-		s.log.Error("refund job quota", "job_id", r.jobID, "user_id", u.ID, "month", r.month, "err", err)
-	}
-}
-
-func (s *Service) refund(u *User, month string) {
-	// The caller's context may be gone; a refund must not be lost with it.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.store.Refund(ctx, u.ID, month); err != nil {
-		s.log.Error("refund quota", "user_id", u.ID, "month", month, "err", err)
-	}
 }

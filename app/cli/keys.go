@@ -52,7 +52,7 @@ func newKeysListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			keys, err := svc.Store().ListKeys(cmd.Context(), u.ID)
+			keys, err := svc.KeysOf(cmd.Context(), u)
 			if err != nil {
 				return err
 			}

@@ -31,7 +31,7 @@ func newPlansCommand() *cobra.Command {
 		Short: "List plans",
 		Args:  cobra.NoArgs,
 		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
-			plans, err := svc.Store().ListPlans(cmd.Context())
+			plans, err := svc.ListPlans(cmd.Context())
 			if err != nil {
 				return err
 			}

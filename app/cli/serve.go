@@ -104,7 +104,7 @@ func newServeCommand() *cobra.Command {
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
-			wg.Go(func() { sweep(ctx, d, log, sweepEvery) })
+			wg.Go(func() { app.NewRetention(d, nil, log).Run(ctx, sweepEvery) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -181,7 +181,7 @@ func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, 
 
 // firstRunHint tells the person starting an empty instance how to get a key.
 func firstRunHint(ctx context.Context, cmd *cobra.Command, svc *app.Service, publicURL string) error {
-	users, err := svc.Store().ListUsers(ctx)
+	users, err := svc.ListUsers(ctx)
 	if err != nil {
 		return err
 	}
@@ -237,37 +237,5 @@ func newLogger(cmd *cobra.Command, level string) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: l})), nil
 }
 
-// sweepEvery is how often serve deletes rows that are only kept for a while.
+// sweepEvery is how often serve runs the retention sweep.
 const sweepEvery = 10 * time.Minute
-
-// requestLogRetention is how long the request log (the dashboard's recent
-// requests) is kept. Usage counters are separate and kept for good.
-const requestLogRetention = 90 * 24 * time.Hour
-
-// sweep deletes expired authorization codes and refresh tokens past their
-// TTL (db.SweepOAuth) and request-log rows older than the retention, at
-// start and then every interval, until ctx ends.
-func sweep(ctx context.Context, d *db.DB, log *slog.Logger, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		now := time.Now()
-		codes, tokens, err := d.SweepOAuth(ctx, now)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("oauth sweep", "err", err)
-		case codes+tokens > 0:
-			log.Info("oauth sweep", "codes", codes, "refresh_tokens", tokens)
-		}
-		if n, err := d.PruneRequests(ctx, now.Add(-requestLogRetention)); err != nil && ctx.Err() == nil {
-			log.Warn("request log sweep", "err", err)
-		} else if n > 0 {
-			log.Info("request log sweep", "rows", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}

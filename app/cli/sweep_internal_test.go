@@ -12,7 +12,7 @@ import (
 	"github.com/brandpack/brandpack/db"
 )
 
-// serve's sweep deletes request-log rows past the retention and keeps the rest.
+// serve's retention sweep deletes request-log rows past the retention and keeps the rest.
 func TestSweepPrunesOldRequestLog(t *testing.T) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "brandpack.db"), nil)
@@ -26,14 +26,14 @@ func TestSweepPrunesOldRequestLog(t *testing.T) {
 	}
 	now := time.Now().UTC()
 	if err := d.LogRequests(ctx, []app.RequestLog{
-		{UserID: u.ID, Domain: "old.example", CreatedAt: now.Add(-requestLogRetention - time.Hour)},
+		{UserID: u.ID, Domain: "old.example", CreatedAt: now.Add(-app.RequestLogRetention - time.Hour)},
 		{UserID: u.ID, Domain: "new.example", CreatedAt: now.Add(-time.Hour)},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { sweep(sctx, d, slog.New(slog.DiscardHandler), time.Hour) })
+	wg.Go(func() { app.NewRetention(d, nil, slog.New(slog.DiscardHandler)).Run(sctx, time.Hour) })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		logs, err := d.RecentRequests(ctx, u.ID, 10)

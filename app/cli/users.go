@@ -53,7 +53,7 @@ func newUsersListCommand() *cobra.Command {
 		Short: "List accounts with their plan and use this month",
 		Args:  cobra.NoArgs,
 		RunE: admin(func(cmd *cobra.Command, args []string, svc *app.Service) error {
-			users, err := svc.Store().ListUsers(cmd.Context())
+			users, err := svc.ListUsers(cmd.Context())
 			if err != nil {
 				return err
 			}
