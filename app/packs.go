@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -179,4 +180,64 @@ func (s *Service) notFound(domain string, err error) *Error {
 		"suggestion":  "Submit POST /api/v1/analyze with {\"url\": \"https://" + domain + "/\"} and poll GET /api/v1/analyze/{job_id}.",
 		"analyze_url": s.baseURL + "/api/v1/analyze",
 	}}
+}
+
+// StoredPack returns the stored pack of a domain for display, whatever its
+// age, without charging: ENOTFOUND when it was never extracted. Fresh tells
+// whether it is inside the cache TTL.
+func (s *Service) StoredPack(ctx context.Context, rawDomain string) (p *Pack, fresh bool, err error) {
+	domain, err := NormalizeDomain(rawDomain, "domain")
+	if err != nil {
+		return nil, false, err
+	}
+	stored, err := s.store.Pack(ctx, domain)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, false, Errorf(ENOTFOUND, "%s has not been analysed yet.", domain).With("domain", domain)
+	} else if err != nil {
+		return nil, false, err
+	}
+	return s.present(stored, true), s.fresh(stored), nil
+}
+
+// TryDomain is the dashboard's "try a domain": a fresh cached pack is served
+// at once, free (pack set); otherwise an analysis job is queued (job set),
+// taking one unit of quota like POST /api/v1/analyze. A bare hostname is
+// analysed like GET /api/v1/pack (https, then http); a URL as given.
+func (s *Service) TryDomain(ctx context.Context, u *User, raw string) (*Pack, *Job, error) {
+	target, domain, err := NormalizeURL(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !strings.Contains(raw, "://") {
+		target = domain
+	}
+	cached, err := s.store.Pack(ctx, domain)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return nil, nil, err
+	}
+	if !s.chargeable(cached) {
+		p := s.present(cached, true)
+		s.logRequest(u, domain, p, nil)
+		return p, nil, nil
+	}
+	j, err := s.queueJob(ctx, u, target, domain, cached)
+	return nil, j, err
+}
+
+// queueJob is Analyze after validation: it reserves a unit of quota unless
+// the domain has a fresh pack, and stores the job for the workers.
+func (s *Service) queueJob(ctx context.Context, u *User, target, domain string, cached *Pack) (*Job, error) {
+	now := s.Now()
+	j := &Job{ID: "job_" + RandomString(24), UserID: u.ID, URL: target, Domain: domain, Status: JobQueued, CreatedAt: now}
+	if err := s.chargeJob(ctx, u, j, cached); err != nil {
+		return nil, err
+	}
+	if err := s.store.CreateJob(ctx, j); err != nil {
+		if j.Charged {
+			s.refundReservation(u, &reservation{month: Month(now)})
+		}
+		return nil, err
+	}
+	s.wakeJobs()
+	return j, nil
 }
