@@ -59,7 +59,6 @@ type Config struct {
 // Server is the MCP resource server. It is safe for concurrent use.
 type Server struct {
 	svc     *app.Service
-	store   app.UserStore
 	tokens  Tokens
 	public  string
 	mcpURL  string
@@ -80,7 +79,6 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{
 		svc:     cfg.Service,
-		store:   cfg.Service.Store(),
 		tokens:  cfg.Tokens,
 		public:  strings.TrimRight(cfg.PublicURL, "/"),
 		issuer:  strings.TrimRight(cfg.Issuer, "/"),
@@ -119,8 +117,7 @@ func New(cfg Config) *Server {
 		})
 	s.sdk.AddReceivingMiddleware(s.errorMiddleware, s.trackMiddleware)
 	for _, t := range tools {
-		s.sdk.AddTool(&sdk.Tool{Name: t.name, Title: t.title, Description: t.description,
-			InputSchema: t.input, OutputSchema: t.output}, s.sdkTool(t.name))
+		s.sdk.AddTool(t.def, s.sdkTool(t.def.Name))
 	}
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name: "brand_pack", Title: "Brand pack", URITemplate: "brandpack://packs/{domain}",

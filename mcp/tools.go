@@ -3,69 +3,114 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/brandpack/brandpack/app"
 )
 
-// tool is one MCP tool: its schemas and a handler that runs as a user. The
-// same table serves the Streamable HTTP endpoint and POST /mcp/tools/call.
+// Tool arguments. The input schemas clients see are inferred from these
+// types (schemaFor); a field without omitempty is required.
+type packArgs struct {
+	Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
+}
+
+type analyzeArgs struct {
+	URL string `json:"url" jsonschema:"An absolute http(s) URL."`
+}
+
+type jobArgs struct {
+	JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
+}
+
+// tool is one MCP tool: its definition (schemas inferred from Go types) and
+// a handler that runs as a user. The same table serves the Streamable HTTP
+// endpoint and POST /mcp/tools/call.
 type tool struct {
-	name, title, description string
-	input, output            map[string]any
-	run                      func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error)
+	def *sdk.Tool
+	run func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error)
 }
 
-func strProp(desc string) map[string]any {
-	return map[string]any{"type": "string", "description": desc}
+// newTool defines a tool whose input and output schemas are those of In and Out.
+func newTool[In, Out any](name, title, description string,
+	run func(ctx context.Context, s *Server, u *app.User, in In) (Out, error)) *tool {
+	in := schemaFor[In]()
+	return &tool{
+		def: &sdk.Tool{Name: name, Title: title, Description: description,
+			InputSchema: in, OutputSchema: schemaFor[Out]()},
+		run: func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
+			v, err := decodeArgs[In](in, args)
+			if err != nil {
+				return nil, err
+			}
+			return run(ctx, s, u, v)
+		},
+	}
 }
 
-func objSchema(required []string, props map[string]any) map[string]any {
-	return map[string]any{"type": "object", "properties": props, "required": required}
+// schemaFor infers T's JSON Schema as the SDK does (jsonschema.For), with the
+// pack contract's two rules (app/web/openapi.json): arrays are arrays, never
+// null, and objects may gain fields in minor versions.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic("mcp: schema of " + reflect.TypeFor[T]().String() + ": " + err.Error())
+	}
+	var open func(*jsonschema.Schema)
+	open = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		s.AdditionalProperties = nil
+		if len(s.Types) == 2 && s.Types[0] == "null" {
+			s.Type, s.Types = s.Types[1], nil
+		}
+		for _, p := range s.Properties {
+			open(p)
+		}
+		open(s.Items)
+	}
+	open(s)
+	return s
 }
 
-var packSchema = objSchema([]string{"brand", "domain", "colors", "fonts", "logos", "voice", "metadata"}, map[string]any{
-	"brand":  strProp("Brand name."),
-	"domain": strProp("Hostname of the brand."),
-	"colors": objSchema([]string{"primary", "secondary", "accent", "background", "text", "palette"}, map[string]any{
-		"primary": strProp("#RRGGBB"), "secondary": strProp("#RRGGBB"), "accent": strProp("#RRGGBB"),
-		"background": strProp("#RRGGBB"), "text": strProp("#RRGGBB"),
-		"palette": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	}),
-	"fonts": map[string]any{"type": "array", "items": objSchema([]string{"family", "role"}, map[string]any{
-		"family": strProp("Font family."), "role": strProp("primary or secondary."),
-	})},
-	"logos": map[string]any{"type": "array", "items": objSchema([]string{"url", "role", "variants"}, map[string]any{
-		"url": strProp("Absolute URL of the asset."), "role": strProp("e.g. wordmark."),
-		"variants": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	})},
-	"voice": objSchema([]string{"tone", "archetype", "descriptors"}, map[string]any{
-		"tone": strProp("Tone."), "archetype": strProp("Archetype."),
-		"descriptors": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	}),
-	"metadata": objSchema([]string{"cached", "extracted_at", "total_cost_usd"}, map[string]any{
-		"cached": map[string]any{"type": "boolean"}, "extracted_at": strProp("ISO 8601 UTC."),
-		"total_cost_usd": map[string]any{"type": "number"},
-	}),
-})
-
-var jobSchema = objSchema([]string{"job_id", "status", "url", "domain", "created_at"}, map[string]any{
-	"job_id":      strProp("Poll it with get_analysis."),
-	"status":      map[string]any{"type": "string", "enum": []string{app.JobQueued, app.JobRunning, app.JobSucceeded, app.JobFailed}},
-	"url":         strProp("The URL analysed."),
-	"domain":      strProp("Its hostname."),
-	"created_at":  strProp("ISO 8601 UTC."),
-	"finished_at": strProp("ISO 8601 UTC, when done."),
-	"pack":        packSchema,
-	"error":       map[string]any{"type": "object"},
-})
+// decodeArgs checks arguments against an input schema's required string
+// properties and decodes them; every refusal is -32602 naming the field.
+func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, error) {
+	var in In
+	m := map[string]json.RawMessage{}
+	if len(args) > 0 && string(args) != "null" {
+		if err := json.Unmarshal(args, &m); err != nil || m == nil {
+			return in, fieldError("arguments", "arguments must be an object")
+		}
+	}
+	for _, name := range schema.Required {
+		var v string
+		raw, ok := m[name]
+		switch {
+		case !ok:
+			return in, fieldError(name, name+" is required")
+		case schema.Properties[name].Type == "string" && json.Unmarshal(raw, &v) != nil:
+			return in, fieldError(name, name+" must be a string")
+		case schema.Properties[name].Type == "string" && strings.TrimSpace(v) == "":
+			return in, fieldError(name, name+" is required")
+		}
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return in, fieldError("arguments", "arguments do not match the tool's input schema")
+	}
+	return in, nil
+}
 
 // Job is the structured result of analyze_url and get_analysis (the REST
 // job body without REST URLs).
 type Job struct {
 	JobID      string         `json:"job_id"`
-	Status     string         `json:"status"`
+	Status     string         `json:"status" jsonschema:"queued, running, succeeded or failed"`
 	URL        string         `json:"url"`
 	Domain     string         `json:"domain"`
 	CreatedAt  time.Time      `json:"created_at"`
@@ -83,86 +128,37 @@ func jobOf(j *app.Job) *Job {
 	return out
 }
 
-// stringArg decodes {name: "..."} arguments; missing or non-string is -32602.
-func stringArg(args json.RawMessage, name string) (string, error) {
-	var m map[string]json.RawMessage
-	if len(args) == 0 || string(args) == "null" {
-		m = map[string]json.RawMessage{}
-	} else if err := json.Unmarshal(args, &m); err != nil || m == nil {
-		return "", fieldError("arguments", "arguments must be an object")
-	}
-	raw, ok := m[name]
-	if !ok {
-		return "", fieldError(name, name+" is required")
-	}
-	var v string
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", fieldError(name, name+" must be a string")
-	}
-	if strings.TrimSpace(v) == "" {
-		return "", fieldError(name, name+" is required")
-	}
-	return v, nil
-}
-
 var tools = []*tool{
-	{
-		name:  "get_brand_pack",
-		title: "Get brand pack",
-		description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
+	newTool("get_brand_pack", "Get brand pack",
+		"Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are "+
 			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota.",
-		input:  objSchema([]string{"domain"}, map[string]any{"domain": strProp("A hostname, e.g. example.com.")}),
-		output: packSchema,
-		run: func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
-			d, err := stringArg(args, "domain")
-			if err != nil {
-				return nil, err
-			}
-			return s.svc.GetPack(ctx, u, d)
-		},
-	},
-	{
-		name:  "analyze_url",
-		title: "Analyse a URL",
-		description: "Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts " +
+		func(ctx context.Context, s *Server, u *app.User, a packArgs) (*app.Pack, error) {
+			return s.svc.GetPack(ctx, u, a.Domain)
+		}),
+	newTool("analyze_url", "Analyse a URL",
+		"Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts "+
 			"toward the monthly quota unless the domain's pack is cached.",
-		input:  objSchema([]string{"url"}, map[string]any{"url": strProp("An absolute http(s) URL.")}),
-		output: jobSchema,
-		run: func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
-			raw, err := stringArg(args, "url")
-			if err != nil {
-				return nil, err
-			}
-			j, err := s.svc.Analyze(ctx, u, raw)
+		func(ctx context.Context, s *Server, u *app.User, a analyzeArgs) (*Job, error) {
+			j, err := s.svc.Analyze(ctx, u, a.URL)
 			if err != nil {
 				return nil, err
 			}
 			return jobOf(j), nil
-		},
-	},
-	{
-		name:        "get_analysis",
-		title:       "Get an analysis",
-		description: "Return an analysis job by job_id: its status and, once succeeded, the brand pack.",
-		input:       objSchema([]string{"job_id"}, map[string]any{"job_id": strProp("The job_id from analyze_url.")}),
-		output:      jobSchema,
-		run: func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
-			id, err := stringArg(args, "job_id")
-			if err != nil {
-				return nil, err
-			}
-			j, err := s.svc.Job(ctx, u, id)
+		}),
+	newTool("get_analysis", "Get an analysis",
+		"Return an analysis job by job_id: its status and, once succeeded, the brand pack.",
+		func(ctx context.Context, s *Server, u *app.User, a jobArgs) (*Job, error) {
+			j, err := s.svc.Job(ctx, u, a.JobID)
 			if err != nil {
 				return nil, err
 			}
 			return jobOf(j), nil
-		},
-	},
+		}),
 }
 
 func toolByName(name string) *tool {
 	for _, t := range tools {
-		if t.name == name {
+		if t.def.Name == name {
 			return t
 		}
 	}
@@ -184,7 +180,7 @@ func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args
 	if t == nil {
 		return nil, methodNotFound("tool " + name)
 	}
-	u, err := s.store.UserByID(ctx, g.UserID)
+	u, err := s.svc.UserByID(ctx, g.UserID)
 	if err != nil {
 		return nil, err
 	}
