@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -59,33 +59,21 @@ func methodNotFound(what string) error {
 	return &protocolError{CodeMethodNotFound, "Method not found", map[string]any{"reason": what + " is not exposed"}}
 }
 
-// built marks a *jsonrpc.Error that NewError made. Handlers return it (see
-// Server.fail); NewError passes it through unchanged, and the receiving
-// middleware unwraps it before the SDK encodes it (the SDK keeps code and
-// data only of a bare *jsonrpc.Error).
-type built struct{ e *jsonrpc.Error }
-
-func (b *built) Error() string { return b.e.Error() }
-func (b *built) Unwrap() error { return b.e }
-
 // NewError is the ONE constructor of every JSON-RPC error the MCP surface
 // returns, from tools, resources, prompts, the SDK and the HTTP layer alike.
 // data carries the same context as REST details plus "error" (the stable
-// snake_case code); -32602 always has data.field and data.reason.
-// Internal error text is logged, never sent. Only errors NewError built
-// itself (marked *built) pass unchanged; a *jsonrpc.Error the SDK made is
-// rebuilt here in the same shape.
+// snake_case code); -32602 always has data.field and data.reason. Every
+// reason is written for people here or in app; internal error text, and the
+// SDK's own Go text, are logged, never sent.
 func NewError(log *slog.Logger, err error) *jsonrpc.Error {
-	if b, ok := err.(*built); ok {
-		return b.e
-	}
-	if pe, ok := err.(*protocolError); ok {
+	var pe *protocolError
+	if errors.As(err, &pe) {
 		return wire(pe.code, pe.message, pe.data)
 	}
 	var ae *app.Error
 	var we *jsonrpc.Error
 	if !errors.As(err, &ae) && errors.As(err, &we) {
-		return fromSDK(log, err, we)
+		return fromSDK(log, we)
 	}
 	code := app.ErrorCode(err)
 	m, ok := codeOf[code]
@@ -133,49 +121,50 @@ func fieldError(field, reason string) error {
 	return app.FieldError(field, "%s", reason)
 }
 
-// fromSDK rebuilds an error the go-sdk made (e.g. its -32602 for arguments it
-// could not decode, or a resource no template matches) in this package's
-// shape: the message of the table and data.reason (and for -32602
-// data.field: uri, name or arguments, and data.error "validation").
-func fromSDK(log *slog.Logger, err error, we *jsonrpc.Error) *jsonrpc.Error {
-	var sdkData map[string]any
-	_ = json.Unmarshal(we.Data, &sdkData)
-	reason := err.Error()
+// fromSDK rebuilds an error the go-sdk made by its JSON-RPC code alone; its
+// message (Go text) goes to the log. The unknown tools, prompts and resource
+// URIs the SDK would answer are refused before it (errorMiddleware), with
+// the precise field.
+func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
+	log.Debug("mcp: sdk error", "code", we.Code, "message", we.Message)
 	switch we.Code {
 	case CodeInvalidParams:
-		field := "arguments"
-		lower := strings.ToLower(reason)
-		switch {
-		case sdkData["uri"] != nil:
-			field = "uri"
-			reason = fmt.Sprintf("no resource matches %v; use brandpack://packs/{domain}", sdkData["uri"])
-		case strings.Contains(lower, "unknown prompt"), strings.Contains(lower, "unknown tool"):
-			field = "name"
-		}
-		return NewError(log, fieldError(field, reason))
+		return NewError(log, fieldError("params", "the params do not match this method's schema"))
 	case CodeMethodNotFound:
-		return wire(CodeMethodNotFound, "Method not found", map[string]any{"reason": reason})
+		return wire(CodeMethodNotFound, "Method not found", map[string]any{"reason": "this method is not exposed"})
 	case CodeInvalidRequest:
-		return wire(CodeInvalidRequest, "Invalid request", map[string]any{"reason": reason})
+		return wire(CodeInvalidRequest, "Invalid request", map[string]any{"reason": "the request is not a valid MCP request"})
 	case CodeInternal, 0:
-		log.Error("mcp: internal error", "err", err)
+		log.Error("mcp: internal error", "code", we.Code, "message", we.Message)
 		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
 	}
-	return wire(we.Code, we.Message, map[string]any{"reason": reason})
+	return wire(we.Code, "Error", map[string]any{"reason": "the request could not be handled"})
+}
+
+// transportReasons are the refusals of the SDK's HTTP transport, which it
+// writes as text/plain, by status (textErrorWriter keeps the status).
+var transportReasons = map[int]string{
+	http.StatusBadRequest:            "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body",
+	http.StatusMethodNotAllowed:      "use POST, GET or DELETE on /mcp",
+	http.StatusNotAcceptable:         "send Accept: application/json, text/event-stream",
+	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
+	http.StatusUnsupportedMediaType:  "send the body as Content-Type: application/json",
 }
 
 // transportError is the JSON-RPC form of a refusal the SDK's HTTP transport
 // writes as text/plain (status kept): 404 session not found → -32000
-// session_not_found; 5xx → -32603; any other (400, 405, 406, 413, 415) →
-// -32600 with the SDK's text as data.reason.
-func transportError(status int, text string) error {
-	text = strings.TrimSpace(text)
+// session_not_found; 5xx → -32603; any other → -32600.
+func transportError(status int) error {
 	switch {
-	case status == 404:
+	case status == http.StatusNotFound:
 		return &protocolError{CodeGeneric, "Session not found", map[string]any{
-			"error": "session_not_found", "reason": text + "; initialize a new session"}}
+			"error": "session_not_found", "reason": "this session is unknown or ended; initialize a new session"}}
 	case status >= 500:
-		return fmt.Errorf("mcp transport: %d %s", status, text)
+		return fmt.Errorf("mcp transport: status %d", status)
 	}
-	return invalidRequest(text)
+	reason, ok := transportReasons[status]
+	if !ok {
+		reason = "the MCP transport refused the request"
+	}
+	return invalidRequest(reason)
 }

@@ -114,3 +114,41 @@ func TestSDKErrorsThroughOneConstructor(t *testing.T) {
 		t.Errorf("bad prompt arguments: %d %s", r.status, r.body)
 	}
 }
+
+// TestNoGoTextInReasons: params that do not decode, on /mcp and on
+// /mcp/tools/call, are answered with reasons written for people — never the
+// decoder's or the SDK's Go text.
+func TestNoGoTextInReasons(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, tok := e.Connect(e.User, "Reason Client")
+	cs := e.session(t, tok)
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_brand_pack","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_brand_pack","arguments":{"domain":7}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"brand_brief","arguments":{"domain":[]}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":{}}}`,
+	}
+	for _, url := range []string{e.URL + "/mcp", e.URL + "/mcp/tools/call"} {
+		for _, body := range bodies {
+			if strings.HasSuffix(url, "/tools/call") && !strings.Contains(body, "tools/call") {
+				continue
+			}
+			r := post(t, url, tok.AccessToken, body, "Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18")
+			if _, data, ok := strings.Cut(r.body, "\ndata: "); ok { // an event stream of one message
+				r.body = data
+			}
+			b := r.rpc(t)
+			reason, _ := b.Error.Data["reason"].(string)
+			if b.Error.Code != mcp.CodeInvalidParams || reason == "" {
+				t.Errorf("%s %s: %d %s", url, body, r.status, r.body)
+			}
+			for _, goText := range []string{"json:", "unmarshal", "Go struct", "Params", "cannot"} {
+				if strings.Contains(reason, goText) {
+					t.Errorf("%s %s: reason %q has Go text %q", url, body, reason, goText)
+				}
+			}
+		}
+	}
+}

@@ -218,7 +218,7 @@ func (w *textErrorWriter) finish(s *Server, id any) {
 	}
 	h := w.ResponseWriter.Header()
 	h.Del("X-Content-Type-Options")
-	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status, w.text.String())))
+	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status)))
 }
 
 type grantKey struct{}
@@ -398,7 +398,7 @@ func checkParams(method string, params json.RawMessage) error {
 		if errors.As(err, &te) && te.Field != "" {
 			field = te.Field
 		}
-		return fieldError(field, "params do not decode: "+err.Error())
+		return fieldError(field, field+" does not have the type this method's schema gives it")
 	}
 	// An unknown tool or prompt is answered here: the SDK rewrites every
 	// -32601 a handler returns to its own message, without data.

@@ -200,11 +200,11 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		g := grantOf(req.Extra)
 		if g == nil {
-			return nil, s.fail(errNoGrant)
+			return nil, errNoGrant
 		}
 		res, err := s.call(ctx, g, name, req.Params.Arguments)
 		if err != nil {
-			return nil, s.fail(err)
+			return nil, err
 		}
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: res.Content[0]["text"].(string)}},
@@ -215,8 +215,8 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 
 // errorMiddleware makes an unknown tool or prompt -32601 (the SDK says
 // -32602), a resource URI outside brandpack://packs/ a -32602 on data.field
-// "uri", and passes every other error — the handlers' (already built) and
-// the SDK's alike — through the one constructor.
+// "uri", and passes every other error — the handlers' and the SDK's alike —
+// through the one constructor.
 func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		switch r := req.(type) {
@@ -235,17 +235,13 @@ func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 				}
 			}
 		}
-		res, err := next(ctx, method, req)
+		res, err := next(ctx, method, req) // handlers return app errors as they are
 		if err != nil {
 			return nil, NewError(s.log, err)
 		}
 		return res, nil
 	}
 }
-
-// fail builds a handler's error with the one constructor, marked so the
-// middleware passes it unchanged.
-func (s *Server) fail(err error) error { return &built{NewError(s.log, err)} }
 
 const briefPrompt = "brand_brief"
 
@@ -254,16 +250,16 @@ const packURIPrefix = "brandpack://packs/"
 func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	g := grantOf(req.Extra)
 	if g == nil {
-		return nil, s.fail(errNoGrant)
+		return nil, errNoGrant
 	}
 	domain, ok := strings.CutPrefix(req.Params.URI, packURIPrefix)
 	if !ok || domain == "" {
-		return nil, s.fail(fieldError("uri", "uri must be brandpack://packs/{domain}"))
+		return nil, fieldError("uri", "uri must be brandpack://packs/{domain}")
 	}
 	domain, _ = url.PathUnescape(domain)
 	res, err := s.call(ctx, g, "get_brand_pack", mustJSON(map[string]string{"domain": domain}))
 	if err != nil {
-		return nil, s.fail(err)
+		return nil, err
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
 		URI: req.Params.URI, MIMEType: "application/json", Text: res.Content[0]["text"].(string),
@@ -273,11 +269,11 @@ func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 func (s *Server) brandBrief(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 	raw := req.Params.Arguments["domain"]
 	if strings.TrimSpace(raw) == "" {
-		return nil, s.fail(fieldError("domain", "domain is required"))
+		return nil, fieldError("domain", "domain is required")
 	}
 	domain, err := app.NormalizeDomain(raw, "domain")
 	if err != nil {
-		return nil, s.fail(err)
+		return nil, err
 	}
 	text := "Fetch the brand pack of " + domain + " with the get_brand_pack tool (or read the resource " +
 		packURIPrefix + domain + "). Then write a one-page brand brief: who the brand speaks to, its voice " +
