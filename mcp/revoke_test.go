@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,13 +28,10 @@ type revokeEnv struct {
 }
 
 func newRevokeEnv(t *testing.T, check time.Duration) *revokeEnv {
-	var ms atomic.Pointer[mcp.Server]
-	e := oauthtest.New(t, oauthtest.Options{Configure: func(cfg *oauth.Config) {
-		cfg.OnRevoke = func(id string) { ms.Load().CloseConnection(id) }
-	}})
+	e := oauthtest.New(t, oauthtest.Options{})
 	svc := app.NewService(app.Config{Store: e.DB, Extractor: failingExtractor{}, Now: e.Clock.Now, BaseURL: e.URL})
 	s := mcp.New(mcp.Config{Service: svc, Tokens: e.OAuth, PublicURL: e.URL, Version: "test", RevocationCheck: check})
-	ms.Store(s)
+	e.OAuth.Connections().OnRevoke(s.CloseConnection)
 	s.Register(e.Mux)
 	t.Cleanup(s.CloseSessions)
 	pack := &app.Pack{Brand: "Orchard Lantern", Domain: "orchard.example",
@@ -70,6 +66,7 @@ func (w *streamWatch) RoundTrip(r *http.Request) (*http.Response, error) {
 // notices receives the error-level log notifications the server sends.
 type client struct {
 	*sdk.ClientSession
+	//lint:ignore SA1019 the revocation notice is a log message (revoke.go); logging stays during its deprecation window
 	notices chan *sdk.LoggingMessageParams
 }
 
@@ -80,8 +77,10 @@ func (e *revokeEnv) streamingSession(t *testing.T, tok *oauth2.Token) *client {
 	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(tok))
 	sw := &streamWatch{base: hc.Transport, opened: make(chan struct{}, 1)}
 	hc.Transport = sw
+	//lint:ignore SA1019 the revocation notice is a log message (revoke.go)
 	notices := make(chan *sdk.LoggingMessageParams, 4)
 	c := sdk.NewClient(&sdk.Implementation{Name: "stream-client", Version: "1"}, &sdk.ClientOptions{
+		//lint:ignore SA1019 the revocation notice is a log message (revoke.go)
 		LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) {
 			select {
 			case notices <- r.Params:
@@ -113,17 +112,17 @@ func (e *revokeEnv) connectionOf(t *testing.T, tok *oauth2.Token) string {
 
 // waitEnded waits (with a deadline) until the client session ends and
 // returns its error and how long it took.
-func waitEnded(t *testing.T, cs *client, within time.Duration) (error, time.Duration) {
+func waitEnded(t *testing.T, cs *client, within time.Duration) (time.Duration, error) {
 	t.Helper()
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cs.Wait() }()
 	select {
 	case err := <-done:
-		return err, time.Since(start)
+		return time.Since(start), err
 	case <-time.After(within):
 		t.Fatalf("the client session is still open %v after the revocation", within)
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -177,7 +176,7 @@ func TestRevokeEndsOpenStream(t *testing.T) {
 	if err := e.OAuth.Connections().Revoke(ctx, e.User.ID, e.connectionOf(t, tokA)); err != nil {
 		t.Fatal(err)
 	}
-	err, took := waitEnded(t, a, 5*time.Second)
+	took, err := waitEnded(t, a, 5*time.Second)
 	wantRevoked(t, a, err)
 	if took > 3*time.Second {
 		t.Errorf("the session ended %v after the revocation", took)
@@ -291,7 +290,7 @@ func TestRevokeByOtherProcessEndsStream(t *testing.T) {
 	if err := oauth.NewConnections(cli, nil, nil).Revoke(ctx, 0, e.connectionOf(t, tok)); err != nil {
 		t.Fatal(err)
 	}
-	err, _ = waitEnded(t, cs, 5*time.Second)
+	_, err = waitEnded(t, cs, 5*time.Second)
 	wantRevoked(t, cs, err)
 	e.waitSessions(t, 0)
 }
@@ -320,7 +319,7 @@ func TestRevokeByOtherProcessNoticedOnRequest(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "revoked") {
 		t.Fatalf("call after the revocation: %v", err)
 	}
-	err, _ = waitEnded(t, listener, 5*time.Second)
+	_, err = waitEnded(t, listener, 5*time.Second)
 	wantRevoked(t, listener, err)
 	e.waitSessions(t, 0)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/views"
 )
 
 // authzRequest is a validated authorization request.
@@ -130,7 +131,7 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	frameDeny(w)
 	noStore(w)
-	s.consent(w, r, ConsentView{
+	s.pages.ConsentPage(w, r, views.ConsentData{
 		ClientName:   name,
 		Identity:     identity(a.client),
 		IdentityKind: a.client.Kind,

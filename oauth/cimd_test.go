@@ -58,7 +58,7 @@ func TestCIMDFlow(t *testing.T) {
 	authURL := conf.AuthCodeURL("st-123", oauth2.S256ChallengeOption(v))
 	page := e.Do("GET", authURL, nil, e.User)
 	host := strings.TrimPrefix(site.srv.URL, "https://")
-	if !strings.Contains(page.Body, "Metadata Client") || !strings.Contains(page.Body, `<dd id="client-identity">`+host+`</dd>`) {
+	if !strings.Contains(page.Body, "Metadata Client") || !strings.Contains(page.Body, `<dd id="client-identity" data-kind="cimd">`+host+`</dd>`) {
 		t.Fatalf("consent page: %s", page.Body)
 	}
 	tok, err := conf.Exchange(ctx, authorize(t, e, conf, v, e.User), oauth2.VerifierOption(v))

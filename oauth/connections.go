@@ -20,7 +20,7 @@ type Connections struct {
 	store Store
 	now   func() time.Time
 	log   *slog.Logger
-	// onRevoke is Config.OnRevoke (nil for the admin CLI's Connections).
+	// onRevoke is set by OnRevoke (nil for the admin CLI's Connections).
 	onRevoke func(connectionID string)
 }
 
@@ -57,6 +57,14 @@ func (c *Connections) activate(ctx context.Context, userID int64, clientID, name
 }
 
 // List returns the user's active connections, newest first.
+// OnRevoke sets the hook called after a connection is revoked in this
+// process — from the dashboard (Revoke), /revoke, or a replayed code or
+// refresh token — so the MCP server can end that connection's sessions at
+// once. Set it while wiring, before serving; it must not block.
+// (Revocations by another process, e.g. the admin CLI, do not call it; the
+// MCP server notices those on its own.)
+func (c *Connections) OnRevoke(f func(connectionID string)) { c.onRevoke = f }
+
 func (c *Connections) List(ctx context.Context, userID int64) ([]*app.Connection, error) {
 	return c.store.ListConnections(ctx, userID, false)
 }

@@ -104,7 +104,7 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, err error) {
 	oe := asOAuth(s.log, err)
 	noStore(w)
-	s.errorPage(w, r, oe.httpStatus(), oe.Code, oe.Description)
+	s.pages.OAuthErrorPage(w, r, oe.httpStatus(), oe.Code, oe.Description)
 }
 
 // writeJSON writes a no-store JSON response (tokens, errors, registrations).

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/views"
 )
 
 // Lifetimes.
@@ -39,25 +40,14 @@ type Sessions interface {
 	LoginURL(returnTo string) string
 }
 
-// ConsentView is what the consent page shows and posts back.
-type ConsentView struct {
-	ClientName   string
-	Identity     string // the CIMD URL's host, or "registered client"
-	IdentityKind string // app.ClientCIMD or app.ClientDCR
-	ClientID     string
-	RedirectHost string
-	Scope        string
-	UserEmail    string
-	Action       string            // form action (the authorize URL)
-	Fields       map[string]string // hidden fields to post back (incl. csrf_token)
+// Pages renders the authorization server's two HTML pages: the consent
+// page (views.Consent) and the error page of authorize errors that must not
+// redirect. app/web renders them in the dashboard's layout; the default
+// (barePages) renders the same templ components on a bare page.
+type Pages interface {
+	ConsentPage(w http.ResponseWriter, r *http.Request, d views.ConsentData)
+	OAuthErrorPage(w http.ResponseWriter, r *http.Request, status int, code, description string)
 }
-
-// ConsentRenderer writes the consent page. The default is a plain html/template.
-type ConsentRenderer func(w http.ResponseWriter, r *http.Request, c ConsentView)
-
-// ErrorPageRenderer writes an error page for authorize errors that must not
-// redirect (HTTP status given).
-type ErrorPageRenderer func(w http.ResponseWriter, r *http.Request, status int, code, description string)
 
 // Config wires a Server.
 type Config struct {
@@ -72,9 +62,11 @@ type Config struct {
 	HTTPClient *http.Client
 	Now        func() time.Time
 	Logger     *slog.Logger
-	// Consent and ErrorPage render pages; plain html/template defaults.
-	Consent   ConsentRenderer
-	ErrorPage ErrorPageRenderer
+	// Pages renders the consent and error pages (default: barePages).
+	Pages Pages
+	// Connections is the grants service, shared with the dashboard; the
+	// default is NewConnections on Store with this server's clock.
+	Connections *Connections
 	// ClientIP returns the rate-limit key of a request (default: RemoteAddr host).
 	ClientIP func(*http.Request) string
 	// RegisterRate / RegisterBurst bound DCR per client IP (default 10/min, burst 20).
@@ -84,26 +76,18 @@ type Config struct {
 	// documents (cache misses) per client IP (default 10/min, burst 20).
 	CIMDFetchRate  float64 // fetches per second
 	CIMDFetchBurst int
-	// OnRevoke, if set, is called after a connection is revoked in this
-	// process — from the dashboard (Connections().Revoke), /revoke, or a
-	// replayed code or refresh token — so the MCP server can end that
-	// connection's sessions at once. It must not block. (Revocations by
-	// another process, e.g. the admin CLI, do not call it; the MCP server
-	// notices those on its own.)
-	OnRevoke func(connectionID string)
 }
 
 // Server is the authorization server. It is safe for concurrent use.
 type Server struct {
-	store     Store
-	sessions  Sessions
-	issuer    string
-	mcpURL    string
-	now       func() time.Time
-	log       *slog.Logger
-	consent   ConsentRenderer
-	errorPage ErrorPageRenderer
-	clientIP  func(*http.Request) string
+	store    Store
+	sessions Sessions
+	issuer   string
+	mcpURL   string
+	now      func() time.Time
+	log      *slog.Logger
+	pages    Pages
+	clientIP func(*http.Request) string
 
 	keys     *keyRing
 	conns    *Connections
@@ -119,16 +103,15 @@ type Server struct {
 // first use; call Init at start-up to surface a broken database at once.
 func New(cfg Config) *Server {
 	s := &Server{
-		store:     cfg.Store,
-		sessions:  cfg.Sessions,
-		issuer:    strings.TrimRight(cfg.PublicURL, "/"),
-		mcpURL:    cfg.MCPURL,
-		now:       cfg.Now,
-		log:       cfg.Logger,
-		consent:   cfg.Consent,
-		errorPage: cfg.ErrorPage,
-		clientIP:  cfg.ClientIP,
-		csrf:      http.NewCrossOriginProtection(),
+		store:    cfg.Store,
+		sessions: cfg.Sessions,
+		issuer:   strings.TrimRight(cfg.PublicURL, "/"),
+		mcpURL:   cfg.MCPURL,
+		now:      cfg.Now,
+		log:      cfg.Logger,
+		pages:    cfg.Pages,
+		clientIP: cfg.ClientIP,
+		csrf:     http.NewCrossOriginProtection(),
 	}
 	if s.mcpURL == "" {
 		s.mcpURL = s.issuer + "/mcp"
@@ -139,11 +122,8 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if s.consent == nil {
-		s.consent = defaultConsent
-	}
-	if s.errorPage == nil {
-		s.errorPage = defaultErrorPage
+	if s.pages == nil {
+		s.pages = barePages{}
 	}
 	if s.clientIP == nil {
 		s.clientIP = remoteIP
@@ -169,8 +149,10 @@ func New(cfg Config) *Server {
 	}
 	s.cimd = newCIMDFetcher(hc, s.now, s.log, newIPLimiter(fetchRate, fetchBurst, s.now))
 	s.keys = &keyRing{store: cfg.Store, now: s.Now}
-	s.conns = NewConnections(cfg.Store, s.Now, s.log)
-	s.conns.onRevoke = cfg.OnRevoke
+	s.conns = cfg.Connections
+	if s.conns == nil {
+		s.conns = NewConnections(cfg.Store, s.Now, s.log)
+	}
 	return s
 }
 

@@ -10,21 +10,19 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"github.com/brandpack/brandpack/oauth"
 	"github.com/brandpack/brandpack/oauth/oauthtest"
 )
 
 // TestOnRevokeHook: every in-process revocation — the dashboard's
 // Connections().Revoke, the client's /revoke, a replayed refresh token —
-// calls Config.OnRevoke with the connection, once; a /revoke that changes
+// calls the Connections.OnRevoke hook with the connection, once; a /revoke that changes
 // nothing (another client's token) does not.
 func TestOnRevokeHook(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var got []string
-	e := oauthtest.New(t, oauthtest.Options{Configure: func(cfg *oauth.Config) {
-		cfg.OnRevoke = func(id string) { mu.Lock(); got = append(got, id); mu.Unlock() }
-	}})
+	e := oauthtest.New(t, oauthtest.Options{})
+	e.OAuth.Connections().OnRevoke(func(id string) { mu.Lock(); got = append(got, id); mu.Unlock() })
 	ctx := context.Background()
 	calls := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(got) }
 	connect := func() (*oauth2.Config, *oauth2.Token, string) {

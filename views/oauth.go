@@ -8,8 +8,8 @@ import (
 	"github.com/brandpack/brandpack/app"
 )
 
-// ConsentData is the OAuth consent page (it mirrors oauth.ConsentView;
-// views does not import oauth).
+// ConsentData is what the OAuth consent page shows and posts back; package
+// oauth fills it (the one declaration of the consent page's data).
 type ConsentData struct {
 	ClientName   string
 	Identity     string // the CIMD URL's host, or "registered client"
@@ -18,8 +18,8 @@ type ConsentData struct {
 	RedirectHost string
 	Scope        string
 	UserEmail    string
-	Action       string            // form action
-	Fields       map[string]string // hidden fields posted back (incl. csrf_token)
+	Action       string            // form action (the authorize URL)
+	Fields       map[string]string // hidden fields to post back (incl. csrf_token)
 }
 
 // OAuthErrorData is an authorization error that must not redirect.

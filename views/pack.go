@@ -59,11 +59,6 @@ func logoVariants(l app.Logo) []string {
 	return l.Variants
 }
 
-func money(v float64) string {
-	b, _ := json.Marshal(v)
-	return "$" + string(b)
-}
-
 func textName(hex string) string {
 	if hex == "#000000" {
 		return "black"

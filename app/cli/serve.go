@@ -23,7 +23,6 @@ import (
 	"github.com/brandpack/brandpack/extract/egress"
 	"github.com/brandpack/brandpack/mcp"
 	"github.com/brandpack/brandpack/oauth"
-	"github.com/brandpack/brandpack/views"
 )
 
 func newServeCommand() *cobra.Command {
@@ -61,7 +60,11 @@ func newServeCommand() *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			ex, err := bf.newExtractor(ctx, log)
+			door, err := bf.newDoor(log) // the one egress door: page loads, logos, client metadata
+			if err != nil {
+				return err
+			}
+			ex, err := bf.extractorOn(ctx, door, log)
 			if err != nil {
 				return err
 			}
@@ -72,7 +75,7 @@ func newServeCommand() *cobra.Command {
 			svc := app.NewService(app.Config{
 				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
 			})
-			site, closeSessions, err := newSite(ctx, d, svc, log, bf.resolve, web.Config{
+			site, closeSessions, err := newSite(ctx, d, svc, log, door, web.Config{
 				Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
 				IPRate: ipRate, IPBurst: ipBurst, TrustedProxies: proxies,
 			})
@@ -137,45 +140,36 @@ func newServeCommand() *cobra.Command {
 	return cmd
 }
 
-// newSite builds the one origin: the dashboard and REST API (app/web) with
-// the OAuth authorization server and the MCP server mounted on it (DESIGN
-// "URLs"). Client metadata documents are fetched through an egress door with
-// the same --resolve map as extraction (SSRF guard). closeSessions ends the
-// MCP sessions at shutdown.
-func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, resolveFlags []string,
+// newSite builds the one origin in dependency order, each part once: the
+// connections (grants) service, the dashboard and REST API (app/web) that
+// renders every page, the OAuth authorization server on those pages, and the
+// MCP server on its tokens; then the MCP server subscribes to revocations and
+// both are mounted on the origin (DESIGN "URLs"). Client metadata documents
+// are fetched through door, the process's one egress door. closeSessions
+// ends the MCP sessions at shutdown.
+func newSite(ctx context.Context, d *db.DB, svc *app.Service, log *slog.Logger, door *egress.Door,
 	cfg web.Config) (site *web.Server, closeSessions func(), err error) {
-	resolve, err := parseResolve(resolveFlags)
-	if err != nil {
-		return nil, nil, err
-	}
-	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
-	// site and ms are set below; the OAuth pages use the dashboard's layout and
-	// session, and a revoked connection's MCP sessions end at once.
-	var ms *mcp.Server
+	conns := oauth.NewConnections(d, nil, log)
+	cfg.Connections = conns
+	site = web.New(cfg)
 	as := oauth.New(oauth.Config{
-		Store:      d,
-		Sessions:   oauth.CookieSessions{Service: svc},
-		PublicURL:  cfg.PublicURL,
-		HTTPClient: door.HTTPClient(5 * time.Second),
-		Logger:     log,
-		Consent: func(w http.ResponseWriter, r *http.Request, c oauth.ConsentView) {
-			site.ConsentPage(w, r, views.ConsentData(c))
-		},
-		ErrorPage: func(w http.ResponseWriter, r *http.Request, status int, code, description string) {
-			site.OAuthErrorPage(w, r, status, code, description)
-		},
-		ClientIP: func(r *http.Request) string { return site.ClientIP(r) },
-		OnRevoke: func(connectionID string) { ms.CloseConnection(connectionID) },
+		Store:       d,
+		Connections: conns,
+		Sessions:    oauth.CookieSessions{Service: svc},
+		Pages:       site,
+		ClientIP:    site.ClientIP,
+		PublicURL:   cfg.PublicURL,
+		HTTPClient:  door.HTTPClient(5 * time.Second),
+		Logger:      log,
 	})
 	if err := as.Init(ctx); err != nil {
 		return nil, nil, fmt.Errorf("oauth signing key: %w", err)
 	}
-	ms = mcp.New(mcp.Config{
+	ms := mcp.New(mcp.Config{
 		Service: svc, Tokens: as, PublicURL: cfg.PublicURL, Issuer: as.Issuer(), Version: Version, Logger: log,
 	})
-	cfg.Mount = append(cfg.Mount, as, ms)
-	cfg.Connections = as.Connections()
-	site = web.New(cfg)
+	conns.OnRevoke(ms.CloseConnection) // a revoked connection's MCP sessions end at once
+	site.Mount(as, ms)
 	return site, ms.CloseSessions, nil
 }
 

@@ -99,12 +99,27 @@ func parseResolve(entries []string) (map[string]string, error) {
 	return m, nil
 }
 
-// newExtractor builds the egress door and the Chromium extractor.
-func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*extract.Extractor, error) {
+// newDoor builds the egress door of --resolve: the one way out of the
+// process (DESIGN "Egress").
+func (b *browserFlags) newDoor(log *slog.Logger) (*egress.Door, error) {
 	resolve, err := parseResolve(b.resolve)
 	if err != nil {
 		return nil, err
 	}
+	return egress.New(egress.Config{Resolve: resolve, Logger: log}), nil
+}
+
+// newExtractor builds an egress door and the Chromium extractor on it.
+func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*extract.Extractor, error) {
+	door, err := b.newDoor(log)
+	if err != nil {
+		return nil, err
+	}
+	return b.extractorOn(ctx, door, log)
+}
+
+// extractorOn builds the Chromium extractor on an egress door.
+func (b *browserFlags) extractorOn(ctx context.Context, door *egress.Door, log *slog.Logger) (*extract.Extractor, error) {
 	if b.scrapeTimeout <= 0 {
 		return nil, usageError{fmt.Errorf("--scrape-timeout must be positive")}
 	}
@@ -114,7 +129,6 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 	if b.llm.CostPer1KTokens < 0 {
 		return nil, usageError{fmt.Errorf("--llm-cost-per-1k-tokens must not be negative")}
 	}
-	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
 	n := b.browsers
 	if n < 1 {
 		n = 1

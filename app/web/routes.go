@@ -35,13 +35,6 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /app/connections", s.requireUser(s.handleConnectionsPage))
 	m.HandleFunc("POST /app/connections/{id}/revoke", s.userForm(s.handleConnectionRevoke))
 
-	// OAuth authorization server and MCP server (DESIGN "URLs"): their own
-	// packages, mounted here outside the /api/v1 per-IP limiter, so /mcp and
-	// /token are never throttled by it (DCR has its own per-IP limit; tool
-	// calls count against the user's quota).
-	for _, mt := range s.mount {
-		mt.Register(m)
-	}
 	m.HandleFunc("/", s.optionalUser(s.handleNotFoundPage))
 }
 

@@ -22,9 +22,6 @@ type Config struct {
 	IPRate         float64 // tokens per second per client IP on /api/v1; 0 disables
 	IPBurst        int
 	TrustedProxies []netip.Prefix
-	// Mount adds other surfaces of the same origin (the OAuth authorization
-	// server, the MCP server) to the one mux; app/web never imports them.
-	Mount []Mounter
 	// Connections backs /app/connections (the user's connected MCP clients);
 	// nil shows an empty list.
 	Connections Connections
@@ -50,7 +47,6 @@ type Server struct {
 	version   string
 	limiter   *ipLimiter
 	mux       *http.ServeMux
-	mount     []Mounter
 	conns     Connections
 
 	// Dashboard.
@@ -70,7 +66,6 @@ func New(cfg Config) *Server {
 		version:   cfg.Version,
 		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
 		mux:       http.NewServeMux(),
-		mount:     cfg.Mount,
 		conns:     cfg.Connections,
 
 		passwords:   argon2id{},
@@ -85,6 +80,18 @@ func New(cfg Config) *Server {
 	}
 	s.routes()
 	return s
+}
+
+// Mount adds other surfaces of the same origin — the OAuth authorization
+// server and the MCP server, built after the site whose pages they use — to
+// the one mux (DESIGN "URLs"); app/web never imports them. They sit outside
+// the /api/v1 per-IP limiter, so /mcp and /token are never throttled by it
+// (DCR has its own per-IP limit; tool calls count against the user's
+// quota). Mount before serving.
+func (s *Server) Mount(ms ...Mounter) {
+	for _, m := range ms {
+		m.Register(s.mux)
+	}
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
