@@ -152,3 +152,65 @@ func TestNoGoTextInReasons(t *testing.T) {
 		}
 	}
 }
+
+// sseData returns the JSON of a one-message event stream, or body as it is.
+func sseData(body string) string {
+	if _, data, ok := strings.Cut(body, "\ndata: "); ok {
+		return strings.TrimSpace(data)
+	}
+	return body
+}
+
+// TestExactIDs: the response id is the request id exactly, on /mcp and on
+// /mcp/tools/call; a numeric id the surface could not echo exactly is
+// refused with -32600 (id null) on both, never answered with a changed id.
+func TestExactIDs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, tok := e.Connect(e.User, "ID Client")
+	cs := e.session(t, tok)
+	hdr := []string{"Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18"}
+	paths := map[string]string{
+		"/mcp":            `"method":"ping"`,
+		"/mcp/tools/call": `"method":"tools/call","params":{"name":"get_analysis","arguments":{"job_id":"job_nope"}}`,
+	}
+	for path, rest := range paths {
+		for _, id := range []string{`9007199254740992`, `-9007199254740992`, `0`, `"9007199254740993"`, `"x y"`} {
+			r := post(t, e.URL+path, tok.AccessToken, `{"jsonrpc":"2.0","id":`+id+`,`+rest+`}`, hdr...)
+			if body := sseData(r.body); !strings.Contains(body, `"id":`+id+`,`) && !strings.HasSuffix(body, `"id":`+id+`}`) {
+				t.Errorf("%s id %s: %d %s", path, id, r.status, body)
+			}
+		}
+		for _, id := range []string{`9007199254740993`, `12345678901234567890123`, `1e308`, `1.5`, `1.0`, `true`, `{}`} {
+			r := post(t, e.URL+path, tok.AccessToken, `{"jsonrpc":"2.0","id":`+id+`,`+rest+`}`, hdr...)
+			r.body = sseData(r.body)
+			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != nil {
+				t.Errorf("%s id %s: %d %s", path, id, r.status, r.body)
+			}
+		}
+	}
+}
+
+// TestBatchRefusedWhole: a JSON-RPC batch gets one -32600 answer (id null,
+// HTTP 400) on both paths, whatever its messages — never a partial answer.
+func TestBatchRefusedWhole(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, tok := e.Connect(e.User, "Batch Client")
+	cs := e.session(t, tok)
+	hdr := []string{"Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18"}
+	batches := []string{
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"foo/bar"}]`,
+		`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_analysis","arguments":{"job_id":"j"}}}]`,
+	}
+	for _, path := range []string{"/mcp", "/mcp/tools/call"} {
+		for _, body := range batches {
+			r := post(t, e.URL+path, tok.AccessToken, body, hdr...)
+			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != nil ||
+				strings.Count(r.body, `"jsonrpc"`) != 1 {
+				t.Errorf("%s %s: %d %s", path, body, r.status, r.body)
+			}
+		}
+	}
+}

@@ -196,9 +196,6 @@ type rpcResponse struct {
 }
 
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
-	if jid, ok := id.(jsonrpc.ID); ok {
-		id = jid.Raw()
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
@@ -209,49 +206,43 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 // one JSON-RPC response, no session (spec §4.2).
 func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
 	g, _ := r.Context().Value(grantKey{}).(*app.AccessGrant)
+	fail := func(status int, id any, err error) { writeRPC(w, status, id, NewError(s.log, err)) }
 	b, err := readBody(r)
 	if err != nil {
-		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, err))
+		fail(http.StatusBadRequest, nil, err)
 		return
 	}
-	var req struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      any             `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(b, &req); err != nil || req.JSONRPC != "2.0" || req.Method == nil || req.ID == nil {
-		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, invalidRequest(
-			"the body must be one JSON-RPC 2.0 request object with jsonrpc, id and method")))
+	var req envelope // a batch does not decode: refused as a whole
+	if err := json.Unmarshal(b, &req); err != nil || req.JSONRPC != "2.0" || req.Method == nil {
+		fail(http.StatusBadRequest, nil, invalidRequest("the body must be one JSON-RPC 2.0 request object with jsonrpc, id and method"))
 		return
 	}
-	id, err := jsonrpc.MakeID(req.ID)
-	if err != nil {
-		writeRPC(w, http.StatusBadRequest, nil, NewError(s.log, invalidRequest("id must be a string or a number")))
-		return
+	id, err := exactID(req.ID)
+	switch {
+	case err != nil:
+		fail(http.StatusBadRequest, nil, err)
+	case id == nil:
+		fail(http.StatusBadRequest, nil, invalidRequest("the request needs an id"))
+	case *req.Method != "tools/call":
+		fail(http.StatusOK, id, methodNotFound("method "+*req.Method))
+	case len(req.Params) == 0 || string(req.Params) == "null":
+		fail(http.StatusBadRequest, id, invalidRequest("tools/call requires params"))
+	default:
+		var p struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
+			fail(http.StatusOK, id, fieldError("name", "params.name must name a tool"))
+			return
+		}
+		res, err := s.call(r.Context(), g, p.Name, p.Arguments)
+		if err != nil {
+			fail(http.StatusOK, id, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Result: res})
 	}
-	if *req.Method != "tools/call" {
-		writeRPC(w, http.StatusOK, id, NewError(s.log, methodNotFound("method "+*req.Method)))
-		return
-	}
-	if len(req.Params) == 0 || string(req.Params) == "null" {
-		writeRPC(w, http.StatusBadRequest, id, NewError(s.log, invalidRequest("tools/call requires params")))
-		return
-	}
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
-		writeRPC(w, http.StatusOK, id, NewError(s.log, fieldError("name", "params.name must name a tool")))
-		return
-	}
-	res, err := s.call(r.Context(), g, p.Name, p.Arguments)
-	if err != nil {
-		writeRPC(w, http.StatusOK, id, NewError(s.log, err))
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id.Raw(), Result: res})
 }

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,20 +89,54 @@ func readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// requestID returns the id of a JSON-RPC request body (body restored).
-func requestID(r *http.Request) (jsonrpc.ID, bool) {
+// requestID returns the id of a JSON-RPC request body (body restored), when
+// it is one the surface echoes (exactID).
+func requestID(r *http.Request) (any, bool) {
 	b, err := readBody(r)
 	if err != nil {
-		return jsonrpc.ID{}, false
+		return nil, false
 	}
 	var env struct {
-		ID any `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(b, &env) != nil || env.ID == nil {
-		return jsonrpc.ID{}, false
+	if json.Unmarshal(b, &env) != nil {
+		return nil, false
 	}
-	id, err := jsonrpc.MakeID(env.ID)
-	return id, err == nil
+	id, err := exactID(env.ID)
+	return id, err == nil && id != nil
+}
+
+// maxExactID bounds numeric ids: the SDK decodes ids as float64, which holds
+// every integer up to 2^53 exactly, and no fraction it would not truncate.
+const maxExactID = 1 << 53
+
+var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,15})$`)
+
+// exactID checks a request id (JSON-RPC 2.0 §5: the response id equals it).
+// A string, or an integer literal within ±2^53, is echoed exactly; any
+// other number (1.5, 1e308, 9007199254740993, 12345678901234567890123) is
+// refused with -32600, on /mcp and /mcp/tools/call alike. An absent or null
+// id is nil.
+func exactID(raw json.RawMessage) (any, error) {
+	bad := invalidRequest("id must be a string or an integer between -2^53 and 2^53")
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil, bad
+	}
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case float64:
+		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil && integerID.Match(raw) &&
+			n >= -maxExactID && n <= maxExactID {
+			return x, nil
+		}
+	}
+	return nil, bad
 }
 
 // methods are the JSON-RPC methods /mcp exposes, and whether their params
@@ -124,9 +159,21 @@ var methods = map[string]struct{ notification, needsParams bool }{
 	"notifications/roots/list_changed": {notification: true},
 }
 
+// envelope is one JSON-RPC message as precheck reads it.
+type envelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
 // precheck answers, as JSON-RPC, a POST body that the SDK would refuse in
-// plain text or with an error in its own shape:
-//   - not JSON-RPC 2.0 → -32600, HTTP 400, id null;
+// plain text, change, or answer in its own shape:
+//   - not one JSON-RPC 2.0 message → -32600, HTTP 400, id null; a batch is
+//     refused as a whole the same way (MCP 2025-06-18 removed batching);
+//   - an id that would not come back exactly (exactID) → -32600, id null;
 //   - a method /mcp does not expose → -32601 answering the id, HTTP 200
 //     (an unknown notification is accepted and ignored: 202);
 //   - an id on a notification or none on a request, or missing/null params
@@ -135,8 +182,8 @@ var methods = map[string]struct{ notification, needsParams bool }{
 //     type → -32602 with data.field, HTTP 200; an unknown tool or prompt →
 //     -32601, HTTP 200.
 //
-// done tells that the response is written; id is the request's id (for
-// a single request), for the errors the transport may still write.
+// done tells that the response is written; id is the request's id, for the
+// errors the transport may still write.
 func (s *Server) precheck(w http.ResponseWriter, r *http.Request) (id any, done bool) {
 	fail := func(status int, id any, err error) (any, bool) {
 		writeRPC(w, status, id, NewError(s.log, err))
@@ -146,70 +193,40 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request) (id any, done 
 	if err != nil {
 		return fail(http.StatusBadRequest, nil, err)
 	}
-	notJSONRPC := invalidRequest("the body is not a JSON-RPC 2.0 message")
-	var msgs []json.RawMessage
-	trimmed := bytes.TrimSpace(b)
-	batch := len(trimmed) > 0 && trimmed[0] == '['
-	if batch {
-		if json.Unmarshal(trimmed, &msgs) != nil || len(msgs) == 0 {
-			return fail(http.StatusBadRequest, nil, notJSONRPC)
-		}
-	} else {
-		msgs = []json.RawMessage{trimmed}
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		return fail(http.StatusBadRequest, nil, invalidRequest("batches are not accepted: send one JSON-RPC message per request"))
 	}
-	var first any
-	allUnknownNotifications := true
-	for i, m := range msgs {
-		var env struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      any             `json:"id"`
-			Method  *string         `json:"method"`
-			Params  json.RawMessage `json:"params"`
-			Result  json.RawMessage `json:"result"`
-			Error   json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(m, &env) != nil || env.JSONRPC != "2.0" ||
-			(env.Method == nil && env.Result == nil && env.Error == nil) {
-			return fail(http.StatusBadRequest, nil, notJSONRPC)
-		}
-		if i == 0 && !batch {
-			first = env.ID
-		}
-		if env.Method == nil { // a response to a server request
-			allUnknownNotifications = false
-			continue
-		}
-		if env.ID != nil {
-			if _, err := jsonrpc.MakeID(env.ID); err != nil {
-				return fail(http.StatusBadRequest, nil, invalidRequest("id must be a string or a number"))
-			}
-		}
-		method := *env.Method
-		info, known := methods[method]
-		if !known {
-			if env.ID == nil {
-				continue // an unknown notification: ignored (JSON-RPC 2.0 §4.1)
-			}
-			return fail(http.StatusOK, env.ID, methodNotFound("method "+method))
-		}
-		allUnknownNotifications = false
-		switch {
-		case info.notification && env.ID != nil:
-			return fail(http.StatusBadRequest, env.ID, invalidRequest(method+" is a notification: it takes no id"))
-		case !info.notification && env.ID == nil:
-			return fail(http.StatusBadRequest, nil, invalidRequest(method+" is a request: it needs an id"))
-		case info.needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
-			return fail(http.StatusBadRequest, env.ID, invalidRequest(method+" requires params"))
-		}
-		if err := checkParams(method, env.Params); err != nil {
-			return fail(http.StatusOK, env.ID, err)
-		}
+	var env envelope
+	if json.Unmarshal(b, &env) != nil || env.JSONRPC != "2.0" ||
+		(env.Method == nil && env.Result == nil && env.Error == nil) {
+		return fail(http.StatusBadRequest, nil, invalidRequest("the body is not a JSON-RPC 2.0 message"))
 	}
-	if allUnknownNotifications {
-		w.WriteHeader(http.StatusAccepted)
+	if id, err = exactID(env.ID); err != nil {
+		return fail(http.StatusBadRequest, nil, err)
+	}
+	if env.Method == nil { // a response to a server request
+		return id, false
+	}
+	method := *env.Method
+	info, known := methods[method]
+	switch {
+	case !known && id == nil:
+		w.WriteHeader(http.StatusAccepted) // an unknown notification: ignored (JSON-RPC 2.0 §4.1)
 		return nil, true
+	case !known:
+		return fail(http.StatusOK, id, methodNotFound("method "+method))
+	case info.notification && id != nil:
+		return fail(http.StatusBadRequest, id, invalidRequest(method+" is a notification: it takes no id"))
+	case !info.notification && id == nil:
+		return fail(http.StatusBadRequest, nil, invalidRequest(method+" is a request: it needs an id"))
+	case info.needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
+		return fail(http.StatusBadRequest, id, invalidRequest(method+" requires params"))
 	}
-	return first, false
+	if err := checkParams(method, env.Params); err != nil {
+		return fail(http.StatusOK, id, err)
+	}
+	return id, false
 }
 
 // checkParams decodes the params of the methods with arguments into the
