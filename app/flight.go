@@ -12,7 +12,7 @@ type flight[T any] struct {
 
 type flightCall[T any] struct {
 	done chan struct{}
-	dups int // callers that joined this call
+	dups int // callers that joined this call (tests read it: waiters)
 	val  T
 	err  error
 }
@@ -49,14 +49,4 @@ func (f *flight[T]) finish(key string, c *flightCall[T]) {
 	delete(f.calls, key)
 	f.mu.Unlock()
 	close(c.done)
-}
-
-// waiters returns how many callers joined the running call for key.
-func (f *flight[T]) waiters(key string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c, ok := f.calls[key]; ok {
-		return c.dups
-	}
-	return 0
 }

@@ -50,3 +50,14 @@ func TestFlightSharesOneCall(t *testing.T) {
 		t.Fatalf("after finish: %d", v)
 	}
 }
+
+// waiters returns how many callers joined the running call for key (tests
+// poll it to know every caller is waiting).
+func (f *flight[T]) waiters(key string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c, ok := f.calls[key]; ok {
+		return c.dups
+	}
+	return 0
+}

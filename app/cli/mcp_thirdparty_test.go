@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -78,7 +80,16 @@ func approveInBrowser(base string, browser *http.Client, authURL string) error {
 	if res.StatusCode != http.StatusFound || loc == "" {
 		return &url.Error{Op: "approve " + res.Status, URL: authURL, Err: io.ErrUnexpectedEOF}
 	}
-	res, err = http.Get(loc) // the tool's callback server
+	// The tool's callback server: it may print the authorize URL before it
+	// listens, so poll (with a deadline) until it accepts the connection.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err = http.Get(loc)
+		if err == nil || !errors.Is(err, syscall.ECONNREFUSED) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond) // polling interval
+	}
 	if err != nil {
 		return err
 	}
