@@ -44,14 +44,14 @@ vet: templ-check no-binaries
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 
-# No tracked file may be a build output: an executable (ELF, Mach-O, PE),
-# a Go test binary or a profile. Images and fonts under docs/ and assets/
+# No tracked file may be a build output: an executable (ELF, Mach-O or PE
+# by its magic bytes), a Go test binary or a profile. Images and fonts under docs/ and assets/
 # are data, not build outputs.
 no-binaries:
-	@bad=$$(git ls-files -z | xargs -0 -r file --mime-type -N -- 2>/dev/null | \
-		grep -E ': application/(x-executable|x-pie-executable|x-sharedlib|x-mach-binary|x-dosexec|x-object)$$' | cut -d: -f1); \
-	bad="$$bad $$(git ls-files '*.test' '*.out' '*.prof' '*.pprof' '*.exe')"; \
-	if [ -n "$$(echo $$bad | tr -d ' ')" ]; then echo "tracked build outputs (remove them, .gitignore covers them):" $$bad; exit 1; fi
+	@bad="$$(git ls-files '*.test' '*.out' '*.prof' '*.pprof' '*.exe'; \
+		LC_ALL=C git grep -l -a -e $$'^\x7fELF' -e $$'^\xcf\xfa\xed\xfe' -e $$'^\xce\xfa\xed\xfe' \
+			-e $$'^\xfe\xed\xfa\xce' -e $$'^\xfe\xed\xfa\xcf' -e $$'^MZ\x90' 2>/dev/null)"; \
+	if [ -n "$$bad" ]; then echo "tracked build outputs (remove them; .gitignore covers them):" $$bad; exit 1; fi
 
 # The generated templ files are committed; fail when they are stale.
 templ-check:
