@@ -191,7 +191,6 @@ func bearer(r *http.Request) (string, bool) {
 type rpcResponse struct {
 	JSONRPC string         `json:"jsonrpc"`
 	ID      any            `json:"id"`
-	Result  any            `json:"result,omitempty"`
 	Error   *jsonrpc.Error `json:"error,omitempty"`
 }
 
@@ -203,9 +202,11 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 }
 
 // handleToolsCall is POST /mcp/tools/call: one JSON-RPC tools/call request,
-// one JSON-RPC response, no session (spec §4.2).
+// one JSON-RPC response, no session (spec §4.2). A thin adapter: it checks
+// the envelope (what the SDK would refuse in plain text, or answer with a
+// changed id) and hands the request to the same SDK server as /mcp, as a
+// stateless request, so the call runs the same middleware and handlers.
 func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
-	g, _ := r.Context().Value(grantKey{}).(*app.AccessGrant)
 	fail := func(status int, id any, err error) { writeRPC(w, status, id, NewError(s.log, err)) }
 	b, err := readBody(r)
 	if err != nil {
@@ -217,6 +218,9 @@ func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, nil, invalidRequest("the body must be one JSON-RPC 2.0 request object with jsonrpc, id and method"))
 		return
 	}
+	var p struct {
+		Name string `json:"name"`
+	}
 	id, err := exactID(req.ID)
 	switch {
 	case err != nil:
@@ -227,22 +231,21 @@ func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusOK, id, methodNotFound("method "+*req.Method))
 	case len(req.Params) == 0 || string(req.Params) == "null":
 		fail(http.StatusBadRequest, id, invalidRequest("tools/call requires params"))
+	case json.Unmarshal(req.Params, &p) != nil || p.Name == "":
+		fail(http.StatusOK, id, fieldError("name", "params.name must name a tool"))
 	default:
-		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
-			fail(http.StatusOK, id, fieldError("name", "params.name must name a tool"))
-			return
-		}
-		res, err := s.call(r.Context(), g, p.Name, p.Arguments)
-		if err != nil {
+		if err := checkParams(*req.Method, req.Params); err != nil {
 			fail(http.StatusOK, id, err)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
+		h := r.Header
+		h.Set("Content-Type", "application/json")
+		h.Set("Accept", "application/json, text/event-stream")
+		h.Set("Mcp-Protocol-Version", "2025-06-18")
+		h.Del("Mcp-Session-Id")
 		w.Header().Set("Cache-Control", "no-store")
-		json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Result: res})
+		tw := &textErrorWriter{ResponseWriter: w}
+		defer tw.finish(s, id)
+		s.stateless.ServeHTTP(tw, r)
 	}
 }

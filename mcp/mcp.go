@@ -68,8 +68,9 @@ type Server struct {
 	origins []string
 	host    string
 
-	sdk     *sdk.Server
-	handler http.Handler
+	sdk       *sdk.Server
+	handler   http.Handler // Streamable HTTP, with sessions: /mcp
+	stateless http.Handler // the same server, one request each: /mcp/tools/call
 
 	tracker         *sessionTracker
 	revocationCheck time.Duration
@@ -141,6 +142,8 @@ func New(cfg Config) *Server {
 			// also works behind a reverse proxy on loopback.
 			DisableLocalhostProtection: true,
 		})
+	s.stateless = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk },
+		&sdk.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	return s
 }
 
@@ -207,8 +210,8 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 			return nil, err
 		}
 		return &sdk.CallToolResult{
-			Content:           []sdk.Content{&sdk.TextContent{Text: res.Content[0]["text"].(string)}},
-			StructuredContent: res.StructuredContent,
+			Content:           []sdk.Content{&sdk.TextContent{Text: string(res)}}, // for clients that only read content
+			StructuredContent: res,
 		}, nil
 	}
 }
@@ -262,7 +265,7 @@ func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 		return nil, err
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-		URI: req.Params.URI, MIMEType: "application/json", Text: res.Content[0]["text"].(string),
+		URI: req.Params.URI, MIMEType: "application/json", Text: string(res),
 	}}}, nil
 }
 

@@ -165,17 +165,10 @@ func toolByName(name string) *tool {
 	return nil
 }
 
-// callResult is a tools/call result: the structured output and its JSON as
-// text content (for clients that only read content).
-type callResult struct {
-	Content           []map[string]any `json:"content"`
-	StructuredContent any              `json:"structuredContent"`
-	IsError           bool             `json:"isError,omitempty"`
-}
-
 // call runs a tool as the grant's user (plan read now) and, once it
-// succeeded, counts the call on the connection.
-func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (*callResult, error) {
+// succeeded, counts the call on the connection. It returns the tool's
+// output as JSON.
+func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (json.RawMessage, error) {
 	t := toolByName(name)
 	if t == nil {
 		return nil, methodNotFound("tool " + name)
@@ -196,8 +189,5 @@ func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args
 	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
 		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
 	}
-	return &callResult{
-		Content:           []map[string]any{{"type": "text", "text": string(b)}},
-		StructuredContent: json.RawMessage(b),
-	}, nil
+	return b, nil
 }
