@@ -42,7 +42,9 @@ func NormalizeDomain(input, field string) (string, error) {
 		return "", ipRefused(ip, field)
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	host = strings.TrimPrefix(host, "www.")
+	if rest, ok := strings.CutPrefix(host, "www."); ok && strings.Contains(rest, ".") {
+		host = rest // "www.com" itself stays a hostname
+	}
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return "", Errorf(EFORBIDDEN, "Internal hosts are not accepted.").With("field", field)
 	}

@@ -11,6 +11,7 @@ func TestNormalizeDomain(t *testing.T) {
 		"Example.COM":                      "example.com",
 		"www.example.com":                  "example.com",
 		"example.com.":                     "example.com",
+		"www.com":                          "www.com",
 		"https://www.Example.com/path?q=1": "example.com",
 		"http://example.com:8080/":         "example.com",
 		"example.com/about":                "example.com",
