@@ -83,7 +83,7 @@ func launchFlags() map[string]string {
 		"dns-prefetch-disable":                   "",
 		"metrics-recording-only":                 "",
 		"password-store":                         "basic",
-		"disable-features":                       "site-per-process,TranslateUI,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkPrediction,PrivacySandboxSettings4,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,AutofillServerCommunication,MediaEngagementBypassAutoplayPolicies",
+		"disable-features":                       "site-per-process,TranslateUI,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkPrediction,PrivacySandboxSettings4,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,AutofillServerCommunication,MediaEngagementBypassAutoplayPolicies,DnsOverHttps",
 	}
 }
 
@@ -93,6 +93,10 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 	dir, err := os.MkdirTemp("", "brandpack-chromium-")
 	if err != nil {
 		return nil, fmt.Errorf("extract: profile dir: %w", err)
+	}
+	if err := writePreferences(filepath.Join(dir, "profile")); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
 	}
 	l := launcher.New().Context(ctx).
 		Bin(bin).
@@ -124,6 +128,42 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 	}
 	b.l, b.pid, b.dataDir = l, l.PID(), dir
 	return b, nil
+}
+
+// writePreferences seeds the profile before the first start. Preferences:
+// WebRTC may send nothing that does not go through the proxy
+// (webrtc.ip_handling_policy = disable_non_proxied_udp: no host, STUN or
+// UDP TURN candidates, so no datagrams to any address). Chromium does not
+// honour --force-webrtc-ip-handling-policy outside content_shell; the
+// preference is what holds, in every frame and worker, because the browser
+// process enforces it. Incognito contexts read through to it. Local State:
+// secure DNS off, so no DNS-over-HTTPS connection is ever attempted.
+func writePreferences(profile string) error {
+	files := map[string]any{
+		filepath.Join(profile, "Default", "Preferences"): map[string]any{
+			"webrtc": map[string]any{
+				"ip_handling_policy":      "disable_non_proxied_udp",
+				"multiple_routes_enabled": false,
+				"nonproxied_udp_enabled":  false,
+			},
+		},
+		filepath.Join(profile, "Local State"): map[string]any{
+			"dns_over_https": map[string]any{"mode": "off"},
+		},
+	}
+	for name, v := range files {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+			return fmt.Errorf("extract: profile dir: %w", err)
+		}
+		if err := os.WriteFile(name, b, 0o600); err != nil {
+			return fmt.Errorf("extract: profile preferences: %w", err)
+		}
+	}
+	return nil
 }
 
 // setFlag sets one switch; names may come with or without "--", values
