@@ -11,9 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -28,7 +28,7 @@ import (
 type browser struct {
 	rod     *rod.Browser
 	ws      *cdp.WebSocket
-	l       *launcher.Launcher // nil for a remote browser
+	proc    *chromiumProc // nil for a remote browser
 	pid     int
 	dataDir string
 	dead    chan struct{} // closed when the CDP connection ends
@@ -88,9 +88,12 @@ func launchFlags() map[string]string {
 }
 
 // launchBrowser starts a fresh Chromium with its own temporary profile and a
-// minimal environment (no server secrets reach it).
+// minimal environment (no server secrets reach it). It dies with this
+// process (startChromium); profile folders left by dead processes are
+// removed first.
 func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger) (*browser, error) {
-	dir, err := os.MkdirTemp("", "brandpack-chromium-")
+	removeStaleProfiles(log)
+	dir, err := os.MkdirTemp("", profilePrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("extract: profile dir: %w", err)
 	}
@@ -98,13 +101,13 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	l := launcher.New().Context(ctx).
-		Bin(bin).
+	// The launcher only assembles the switches; the process is started by
+	// startChromium, which rod's Launch cannot do (parent-death signal).
+	l := launcher.New().
 		Headless(true).
 		NoSandbox(true).
 		Leakless(false).
-		UserDataDir(filepath.Join(dir, "profile")).
-		Env(minimalEnv(dir)...)
+		UserDataDir(filepath.Join(dir, "profile"))
 	l.Delete("enable-automation")
 	for k, v := range launchFlags() {
 		setFlag(l, k, v)
@@ -112,21 +115,19 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 	for k, v := range netFlags {
 		setFlag(l, k, v)
 	}
-	u, err := l.Launch()
+	p, u, err := startChromium(ctx, bin, l.FormatArgs(), minimalEnv(dir))
 	if err != nil {
-		if pid := l.PID(); pid > 0 {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-		}
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("extract: launch chromium: %w", err)
 	}
 	b, err := connect(ctx, u, log)
 	if err != nil {
-		_ = syscall.Kill(-l.PID(), syscall.SIGKILL)
+		p.kill()
+		<-p.exited
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	b.l, b.pid, b.dataDir = l, l.PID(), dir
+	b.proc, b.pid, b.dataDir = p, p.pid, dir
 	return b, nil
 }
 
@@ -308,18 +309,16 @@ func (b *browser) ping(ctx context.Context) bool {
 // disconnected.
 func (b *browser) close() {
 	b.closing.Do(func() {
-		if b.l != nil && b.alive() {
+		if b.proc != nil && b.alive() {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_ = proto.BrowserClose{}.Call(b.rod.Context(ctx))
 			cancel()
 		}
 		_ = b.ws.Close()
-		if b.pid > 0 {
-			_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-			done := make(chan struct{})
-			go func() { b.l.Cleanup(); close(done) }() // waits for exit, removes the profile
+		if b.proc != nil {
+			b.proc.kill()
 			select {
-			case <-done:
+			case <-b.proc.exited:
 			case <-time.After(5 * time.Second):
 				b.log.Warn("chromium did not exit in time", "pid", b.pid)
 			}
