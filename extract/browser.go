@@ -122,8 +122,7 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 	}
 	b, err := connect(ctx, u, log)
 	if err != nil {
-		p.kill()
-		<-p.exited
+		p.stop()
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
@@ -316,10 +315,7 @@ func (b *browser) close() {
 		}
 		_ = b.ws.Close()
 		if b.proc != nil {
-			b.proc.kill()
-			select {
-			case <-b.proc.exited:
-			case <-time.After(5 * time.Second):
+			if !b.proc.stop() {
 				b.log.Warn("chromium did not exit in time", "pid", b.pid)
 			}
 			_ = os.RemoveAll(b.dataDir)

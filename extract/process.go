@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/go-rod/rod/lib/launcher"
 )
@@ -74,14 +75,14 @@ func startChromium(ctx context.Context, bin string, args, env []string) (*chromi
 	case u := <-parser.URL:
 		ws, err := launcher.ResolveURL(u)
 		if err != nil {
-			p.kill()
+			p.stop()
 			return nil, "", fmt.Errorf("extract: chromium devtools address: %w", err)
 		}
 		return p, ws, nil
 	case <-p.exited:
 		return nil, "", fmt.Errorf("extract: chromium exited at start: %w", parser.Err())
 	case <-ctx.Done():
-		p.kill()
+		p.stop()
 		return nil, "", fmt.Errorf("extract: start chromium: %w", ctx.Err())
 	}
 }
@@ -89,6 +90,18 @@ func startChromium(ctx context.Context, bin string, args, env []string) (*chromi
 // kill ends the whole process group.
 func (p *chromiumProc) kill() {
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+}
+
+// stop kills the group and waits (boundedly) until the process is reaped,
+// so its profile folder can go.
+func (p *chromiumProc) stop() bool {
+	p.kill()
+	select {
+	case <-p.exited:
+		return true
+	case <-time.After(5 * time.Second):
+		return false
+	}
 }
 
 // removeStaleProfiles deletes the profile folders whose owner process is
