@@ -92,6 +92,12 @@ func launchFlags() map[string]string {
 // process (startChromium); profile folders left by dead processes are
 // removed first.
 func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger) (*browser, error) {
+	return launchChromium(ctx, bin, netFlags, log, true)
+}
+
+// launchChromium is launchBrowser; pageGuard false leaves out
+// noDirectSocketsJS (tests of the layers below it only).
+func launchChromium(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger, pageGuard bool) (*browser, error) {
 	removeStaleProfiles(log)
 	dir, err := os.MkdirTemp("", profilePrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
@@ -120,7 +126,7 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("extract: launch chromium: %w", err)
 	}
-	b, err := connect(ctx, u, log)
+	b, err := connect(ctx, u, log, pageGuard)
 	if err != nil {
 		p.stop()
 		_ = os.RemoveAll(dir)
@@ -197,7 +203,7 @@ func connectRemote(ctx context.Context, browserURL string, log *slog.Logger) (*b
 	if err != nil {
 		return nil, err
 	}
-	return connect(ctx, u, log)
+	return connect(ctx, u, log, true)
 }
 
 // resolveBrowserURL accepts ws://host:port/devtools/browser/… as is and asks
@@ -250,8 +256,9 @@ func resolveBrowserURL(ctx context.Context, raw string) (string, error) {
 	return ws.String(), nil
 }
 
-// connect opens the CDP connection and starts the liveness watch.
-func connect(ctx context.Context, wsURL string, log *slog.Logger) (*browser, error) {
+// connect opens the CDP connection and starts the liveness watch; with
+// pageGuard every new page gets noDirectSocketsJS before it runs.
+func connect(ctx context.Context, wsURL string, log *slog.Logger, pageGuard bool) (*browser, error) {
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		return nil, fmt.Errorf("extract: connect to browser: %w", err)
@@ -275,11 +282,69 @@ func connect(ctx context.Context, wsURL string, log *slog.Logger) (*browser, err
 	b := &browser{rod: rb, ws: ws, dead: make(chan struct{}), log: log}
 	events := rb.Event()
 	go func() {
-		for range events { //nolint:revive // drain until the connection ends
+		for msg := range events {
+			var at proto.TargetAttachedToTarget
+			if msg.Load(&at) && at.WaitingForDebugger {
+				go b.guardPage(at)
+			}
 		}
 		close(b.dead)
 	}()
+	if !pageGuard {
+		return b, nil
+	}
+	// Every new target is attached to and held before it runs anything, so
+	// noDirectSocketsJS is in place before a page's first script.
+	if err := (proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}).Call(rb.Context(ctx)); err != nil {
+		_ = ws.Close()
+		return nil, fmt.Errorf("extract: browser auto-attach: %w", err)
+	}
 	return b, nil
+}
+
+// noDirectSocketsJS removes the page APIs that open sockets around the HTTP
+// proxy (WebRTC, WebTransport) before any script of the page runs, in every
+// frame of it. Defence in depth: the profile's WebRTC policy and
+// --disable-quic already keep them from sending anything.
+const noDirectSocketsJS = `(() => {
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceCandidate",
+    "RTCSessionDescription", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver", "RTCIceTransport",
+    "RTCDtlsTransport", "RTCSctpTransport", "RTCCertificate", "RTCError", "WebTransport", "WebTransportError"]) {
+    try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false }); } catch (e) {}
+  }
+})();`
+
+// sessionClient sends CDP commands to one flattened session.
+type sessionClient struct {
+	b   *rod.Browser
+	ctx context.Context
+	id  proto.TargetSessionID
+}
+
+func (s sessionClient) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
+	return s.b.Call(ctx, sessionID, method, params)
+}
+func (s sessionClient) GetSessionID() proto.TargetSessionID { return s.id }
+func (s sessionClient) GetContext() context.Context         { return s.ctx }
+
+// guardPage adds noDirectSocketsJS to a page that waits for the debugger
+// (Page.enable first: without it the script is not kept for the page's
+// next documents), then lets it run. Other targets just run.
+func (b *browser) guardPage(at proto.TargetAttachedToTarget) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p := sessionClient{b: b.rod, ctx: ctx, id: at.SessionID}
+	if at.TargetInfo != nil && at.TargetInfo.Type == proto.TargetTargetInfoTypePage {
+		if err := (proto.PageEnable{}).Call(p); err != nil {
+			b.log.Warn("page guard: enable", "err", err)
+		}
+		if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: noDirectSocketsJS, RunImmediately: true}).Call(p); err != nil {
+			b.log.Warn("page guard script not installed", "err", err)
+		}
+	}
+	if err := (proto.RuntimeRunIfWaitingForDebugger{}).Call(p); err != nil {
+		b.log.Debug("run target", "err", err)
+	}
 }
 
 // alive reports whether the CDP connection is still up.

@@ -98,11 +98,32 @@ func newTCPCanary(t *testing.T) *tcpCanary {
 // loopback from the page, a webkit alias, an about:blank frame and a srcdoc
 // frame; WebTransport (QUIC) from the page, a frame and a worker; and plain
 // fetch/WebSocket for control — at UDP canaries on 127.0.0.1 and [::1] and
-// a TCP canary on 127.0.0.1. Every canary must count zero. The page holds
-// one image request open until its attempts are done, so the extraction
-// cannot finish before them.
+// a TCP canary on 127.0.0.1. Every canary must count zero: with all layers,
+// and with the page script left out (the profile policy and switches
+// alone), so each layer is tested on its own.
 func TestNoUDPOrDirectPathsOutOfChromium(t *testing.T) {
 	needChromium(t)
+	t.Run("all layers", func(t *testing.T) {
+		report := leakPage(t, true)
+		for _, want := range []string{"page: no RTCPeerConnection", "page webkit: no RTCPeerConnection",
+			"about:blank frame: no RTCPeerConnection", "srcdoc frame: no RTCPeerConnection"} {
+			if !strings.Contains(report, want) {
+				t.Errorf("page script not in effect: no %q in the report", want)
+			}
+		}
+	})
+	t.Run("without the page script", func(t *testing.T) {
+		report := leakPage(t, false)
+		if !strings.Contains(report, "page: gathering") {
+			t.Errorf("WebRTC did not run in the page, so the policy was not exercised")
+		}
+	})
+}
+
+// leakPage runs one extraction of testdata/udp-leaks.html and checks the
+// canaries. The page holds one image request open until its attempts are
+// done, so the extraction cannot finish before them.
+func leakPage(t *testing.T, pageGuard bool) string {
 	u4 := newUDPCanary(t, "udp4", "127.0.0.1:0")
 	u6 := newUDPCanary(t, "udp6", "[::1]:0")
 	t4 := newTCPCanary(t)
@@ -159,7 +180,7 @@ func TestNoUDPOrDirectPathsOutOfChromium(t *testing.T) {
 	x.pool = newPool(1, func(ctx context.Context) (*browser, error) {
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		return launchBrowser(lctx, bin, netFlags, testLogger())
+		return launchChromium(lctx, bin, netFlags, testLogger(), pageGuard)
 	})
 
 	var report string
@@ -195,4 +216,5 @@ func TestNoUDPOrDirectPathsOutOfChromium(t *testing.T) {
 	if n := t4.n.Load(); n != 0 {
 		t.Errorf("tcp 127.0.0.1 canary got %d connections", n)
 	}
+	return report
 }
