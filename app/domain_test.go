@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -10,6 +11,7 @@ func TestNormalizeDomain(t *testing.T) {
 		"Example.COM":                      "example.com",
 		"www.example.com":                  "example.com",
 		"example.com.":                     "example.com",
+		"www.com":                          "www.com",
 		"https://www.Example.com/path?q=1": "example.com",
 		"http://example.com:8080/":         "example.com",
 		"example.com/about":                "example.com",
@@ -41,6 +43,36 @@ func TestNormalizeDomain(t *testing.T) {
 		"localhost":        EFORBIDDEN,
 		"app.localhost":    EFORBIDDEN,
 		"http://[::1]:80/": EFORBIDDEN,
+		// Every spelling of an IP literal a browser accepts (WHATWG URL).
+		"2130706433":                 EFORBIDDEN,
+		"0x7f000001":                 EFORBIDDEN,
+		"0X7F000001":                 EFORBIDDEN,
+		"127.1":                      EFORBIDDEN,
+		"127.0.1":                    EFORBIDDEN,
+		"0177.0.0.1":                 EFORBIDDEN,
+		"0x7f.0.0.1":                 EFORBIDDEN,
+		"127.000.000.001":            EFORBIDDEN,
+		"017700000001":               EFORBIDDEN,
+		"127.0.0.1.":                 EFORBIDDEN,
+		"http://2130706433:8080/x":   EFORBIDDEN,
+		"http://0x7f.1/":             EFORBIDDEN,
+		"0":                          EFORBIDDEN,
+		"0x":                         EFORBIDDEN,
+		"8.8.8.8":                    EFORBIDDEN,
+		"::1":                        EFORBIDDEN,
+		"[::ffff:127.0.0.1]":         EFORBIDDEN,
+		"[::ffff:7f00:1]":            EFORBIDDEN,
+		"[0:0:0:0:0:0:0:1]":          EFORBIDDEN,
+		"[::]":                       EFORBIDDEN,
+		"http://[fe80::1%25eth0]/":   EFORBIDDEN,
+		"[fd00::1]":                  EFORBIDDEN,
+		"http://[::ffff:a9fe:a9fe]/": EFORBIDDEN,
+		"4294967296":                 EVALIDATION, // out of range: not an address, not a hostname
+		"256.0.0.1":                  EVALIDATION,
+		"1.2.3.4.5":                  EVALIDATION,
+		"0x1g.0.0.1":                 EVALIDATION,
+		"09.0.0.1":                   EVALIDATION,
+		"example.0x1":                EVALIDATION,
 	}
 	for in, code := range bad {
 		_, err := NormalizeDomain(in, "domain")
@@ -49,6 +81,22 @@ func TestNormalizeDomain(t *testing.T) {
 		}
 		if d := ErrorDetails(err); d["field"] != "domain" {
 			t.Errorf("NormalizeDomain(%q) details.field = %v", in, d["field"])
+		}
+	}
+}
+
+// TestIPLiteralReasons: an internal address is named, in canonical form.
+func TestIPLiteralReasons(t *testing.T) {
+	for in, want := range map[string]string{
+		"2130706433":         "127.0.0.1 is an internal address",
+		"0xa.1":              "10.0.0.1 is an internal address",
+		"[::ffff:a9fe:a9fe]": "169.254.169.254 is an internal address",
+		"100.64.0.1":         "100.64.0.1 is an internal address",
+		"8.8.8.8":            "IP addresses are not accepted",
+	} {
+		_, err := NormalizeDomain(in, "domain")
+		if ErrorCode(err) != EFORBIDDEN || !strings.Contains(ErrorMessage(err), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -28,7 +28,7 @@ import (
 type browser struct {
 	rod     *rod.Browser
 	ws      *cdp.WebSocket
-	l       *launcher.Launcher // nil for a remote browser
+	proc    *chromiumProc // nil for a remote browser
 	pid     int
 	dataDir string
 	dead    chan struct{} // closed when the CDP connection ends
@@ -83,24 +83,37 @@ func launchFlags() map[string]string {
 		"dns-prefetch-disable":                   "",
 		"metrics-recording-only":                 "",
 		"password-store":                         "basic",
-		"disable-features":                       "site-per-process,TranslateUI,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkPrediction,PrivacySandboxSettings4,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,AutofillServerCommunication,MediaEngagementBypassAutoplayPolicies",
+		"disable-features":                       "site-per-process,TranslateUI,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkPrediction,PrivacySandboxSettings4,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,AutofillServerCommunication,MediaEngagementBypassAutoplayPolicies,DnsOverHttps",
 	}
 }
 
 // launchBrowser starts a fresh Chromium with its own temporary profile and a
-// minimal environment (no server secrets reach it).
+// minimal environment (no server secrets reach it). It dies with this
+// process (startChromium); profile folders left by dead processes are
+// removed first.
 func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger) (*browser, error) {
-	dir, err := os.MkdirTemp("", "brandpack-chromium-")
+	return launchChromium(ctx, bin, netFlags, log, true)
+}
+
+// launchChromium is launchBrowser; pageGuard false leaves out
+// noDirectSocketsJS (tests of the layers below it only).
+func launchChromium(ctx context.Context, bin string, netFlags map[string]string, log *slog.Logger, pageGuard bool) (*browser, error) {
+	removeStaleProfiles(log)
+	dir, err := os.MkdirTemp("", profilePrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("extract: profile dir: %w", err)
 	}
-	l := launcher.New().Context(ctx).
-		Bin(bin).
+	if err := writePreferences(filepath.Join(dir, "profile")); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	// The launcher only assembles the switches; the process is started by
+	// startChromium, which rod's Launch cannot do (parent-death signal).
+	l := launcher.New().
 		Headless(true).
 		NoSandbox(true).
 		Leakless(false).
-		UserDataDir(filepath.Join(dir, "profile")).
-		Env(minimalEnv(dir)...)
+		UserDataDir(filepath.Join(dir, "profile"))
 	l.Delete("enable-automation")
 	for k, v := range launchFlags() {
 		setFlag(l, k, v)
@@ -108,22 +121,55 @@ func launchBrowser(ctx context.Context, bin string, netFlags map[string]string, 
 	for k, v := range netFlags {
 		setFlag(l, k, v)
 	}
-	u, err := l.Launch()
+	p, u, err := startChromium(ctx, bin, l.FormatArgs(), minimalEnv(dir))
 	if err != nil {
-		if pid := l.PID(); pid > 0 {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-		}
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("extract: launch chromium: %w", err)
 	}
-	b, err := connect(ctx, u, log)
+	b, err := connect(ctx, u, log, pageGuard)
 	if err != nil {
-		_ = syscall.Kill(-l.PID(), syscall.SIGKILL)
+		p.stop()
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	b.l, b.pid, b.dataDir = l, l.PID(), dir
+	b.proc, b.pid, b.dataDir = p, p.pid, dir
 	return b, nil
+}
+
+// writePreferences seeds the profile before the first start. Preferences:
+// WebRTC may send nothing that does not go through the proxy
+// (webrtc.ip_handling_policy = disable_non_proxied_udp: no host, STUN or
+// UDP TURN candidates, so no datagrams to any address). Chromium does not
+// honour --force-webrtc-ip-handling-policy outside content_shell; the
+// preference is what holds, in every frame and worker, because the browser
+// process enforces it. Incognito contexts read through to it. Local State:
+// secure DNS off, so no DNS-over-HTTPS connection is ever attempted.
+func writePreferences(profile string) error {
+	files := map[string]any{
+		filepath.Join(profile, "Default", "Preferences"): map[string]any{
+			"webrtc": map[string]any{
+				"ip_handling_policy":      "disable_non_proxied_udp",
+				"multiple_routes_enabled": false,
+				"nonproxied_udp_enabled":  false,
+			},
+		},
+		filepath.Join(profile, "Local State"): map[string]any{
+			"dns_over_https": map[string]any{"mode": "off"},
+		},
+	}
+	for name, v := range files {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+			return fmt.Errorf("extract: profile dir: %w", err)
+		}
+		if err := os.WriteFile(name, b, 0o600); err != nil {
+			return fmt.Errorf("extract: profile preferences: %w", err)
+		}
+	}
+	return nil
 }
 
 // setFlag sets one switch; names may come with or without "--", values
@@ -157,7 +203,7 @@ func connectRemote(ctx context.Context, browserURL string, log *slog.Logger) (*b
 	if err != nil {
 		return nil, err
 	}
-	return connect(ctx, u, log)
+	return connect(ctx, u, log, true)
 }
 
 // resolveBrowserURL accepts ws://host:port/devtools/browser/… as is and asks
@@ -210,8 +256,9 @@ func resolveBrowserURL(ctx context.Context, raw string) (string, error) {
 	return ws.String(), nil
 }
 
-// connect opens the CDP connection and starts the liveness watch.
-func connect(ctx context.Context, wsURL string, log *slog.Logger) (*browser, error) {
+// connect opens the CDP connection and starts the liveness watch; with
+// pageGuard every new page gets noDirectSocketsJS before it runs.
+func connect(ctx context.Context, wsURL string, log *slog.Logger, pageGuard bool) (*browser, error) {
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		return nil, fmt.Errorf("extract: connect to browser: %w", err)
@@ -235,11 +282,69 @@ func connect(ctx context.Context, wsURL string, log *slog.Logger) (*browser, err
 	b := &browser{rod: rb, ws: ws, dead: make(chan struct{}), log: log}
 	events := rb.Event()
 	go func() {
-		for range events { //nolint:revive // drain until the connection ends
+		for msg := range events {
+			var at proto.TargetAttachedToTarget
+			if msg.Load(&at) && at.WaitingForDebugger {
+				go b.guardPage(at)
+			}
 		}
 		close(b.dead)
 	}()
+	if !pageGuard {
+		return b, nil
+	}
+	// Every new target is attached to and held before it runs anything, so
+	// noDirectSocketsJS is in place before a page's first script.
+	if err := (proto.TargetSetAutoAttach{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true}).Call(rb.Context(ctx)); err != nil {
+		_ = ws.Close()
+		return nil, fmt.Errorf("extract: browser auto-attach: %w", err)
+	}
 	return b, nil
+}
+
+// noDirectSocketsJS removes the page APIs that open sockets around the HTTP
+// proxy (WebRTC, WebTransport) before any script of the page runs, in every
+// frame of it. Defence in depth: the profile's WebRTC policy and
+// --disable-quic already keep them from sending anything.
+const noDirectSocketsJS = `(() => {
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceCandidate",
+    "RTCSessionDescription", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver", "RTCIceTransport",
+    "RTCDtlsTransport", "RTCSctpTransport", "RTCCertificate", "RTCError", "WebTransport", "WebTransportError"]) {
+    try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false }); } catch (e) {}
+  }
+})();`
+
+// sessionClient sends CDP commands to one flattened session.
+type sessionClient struct {
+	b   *rod.Browser
+	ctx context.Context
+	id  proto.TargetSessionID
+}
+
+func (s sessionClient) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
+	return s.b.Call(ctx, sessionID, method, params)
+}
+func (s sessionClient) GetSessionID() proto.TargetSessionID { return s.id }
+func (s sessionClient) GetContext() context.Context         { return s.ctx }
+
+// guardPage adds noDirectSocketsJS to a page that waits for the debugger
+// (Page.enable first: without it the script is not kept for the page's
+// next documents), then lets it run. Other targets just run.
+func (b *browser) guardPage(at proto.TargetAttachedToTarget) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p := sessionClient{b: b.rod, ctx: ctx, id: at.SessionID}
+	if at.TargetInfo != nil && at.TargetInfo.Type == proto.TargetTargetInfoTypePage {
+		if err := (proto.PageEnable{}).Call(p); err != nil {
+			b.log.Warn("page guard: enable", "err", err)
+		}
+		if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: noDirectSocketsJS, RunImmediately: true}).Call(p); err != nil {
+			b.log.Warn("page guard script not installed", "err", err)
+		}
+	}
+	if err := (proto.RuntimeRunIfWaitingForDebugger{}).Call(p); err != nil {
+		b.log.Debug("run target", "err", err)
+	}
 }
 
 // alive reports whether the CDP connection is still up.
@@ -268,19 +373,14 @@ func (b *browser) ping(ctx context.Context) bool {
 // disconnected.
 func (b *browser) close() {
 	b.closing.Do(func() {
-		if b.l != nil && b.alive() {
+		if b.proc != nil && b.alive() {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_ = proto.BrowserClose{}.Call(b.rod.Context(ctx))
 			cancel()
 		}
 		_ = b.ws.Close()
-		if b.pid > 0 {
-			_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-			done := make(chan struct{})
-			go func() { b.l.Cleanup(); close(done) }() // waits for exit, removes the profile
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
+		if b.proc != nil {
+			if !b.proc.stop() {
 				b.log.Warn("chromium did not exit in time", "pid", b.pid)
 			}
 			_ = os.RemoveAll(b.dataDir)

@@ -89,6 +89,7 @@ func TestCIMDRejections(t *testing.T) {
 	site.docs["/no-redirects"] = map[string]any{"client_id": u + "/no-redirects", "client_name": "X"}
 	site.docs["/secret"] = map[string]any{"client_id": u + "/secret", "client_name": "X", "redirect_uris": []string{redirect},
 		"token_endpoint_auth_method": "client_secret_basic"}
+	site.docs["/fragment"] = map[string]any{"client_id": u + "/fragment", "client_name": "X", "redirect_uris": []string{redirect + "#x"}}
 	site.docs["/redirects"] = func(w http.ResponseWriter) {
 		w.Header().Set("Location", u+"/wrong-id")
 		w.WriteHeader(http.StatusFound)
@@ -101,7 +102,7 @@ func TestCIMDRejections(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`{}`))
 	}
-	for _, p := range []string{"/wrong-id", "/no-name", "/no-redirects", "/secret", "/redirects", "/huge", "/html", "/missing"} {
+	for _, p := range []string{"/wrong-id", "/no-name", "/no-redirects", "/secret", "/fragment", "/redirects", "/huge", "/html", "/missing"} {
 		v := oauth2.GenerateVerifier()
 		conf := &oauth2.Config{ClientID: u + p, RedirectURL: redirect,
 			Endpoint: oauth2.Endpoint{AuthURL: e.URL + "/authorize"}}

@@ -62,8 +62,10 @@ func isLoopback(host string) bool {
 }
 
 // matchRedirectURI returns the registered redirect URI that the requested
-// one matches: exactly, or for http loopback URIs with any port (RFC 8252
-// §7.3). An empty request uses the only registered URI.
+// one matches: character for character (RFC 9700 §4.1.3), except that the
+// port of an http loopback URI may differ (RFC 8252 §7.3) — scheme, host,
+// path and query still compare exactly. A fragment is never accepted. An
+// empty request uses the only registered URI.
 func matchRedirectURI(c *Client, requested string) (string, bool) {
 	if requested == "" {
 		if len(c.RedirectURIs) == 1 {
@@ -71,26 +73,59 @@ func matchRedirectURI(c *Client, requested string) (string, bool) {
 		}
 		return "", false
 	}
+	if strings.Contains(requested, "#") {
+		return "", false
+	}
 	for _, reg := range c.RedirectURIs {
 		if reg == requested {
 			return requested, true
 		}
 	}
-	ru, err := url.Parse(requested)
-	if err != nil || ru.Scheme != "http" || !isLoopback(ru.Hostname()) {
+	want, ok := withoutLoopbackPort(requested)
+	if !ok {
 		return "", false
 	}
 	for _, reg := range c.RedirectURIs {
-		gu, err := url.Parse(reg)
-		if err != nil || gu.Scheme != "http" || !isLoopback(gu.Hostname()) {
-			continue
-		}
-		if strings.EqualFold(gu.Hostname(), ru.Hostname()) && gu.EscapedPath() == ru.EscapedPath() &&
-			gu.RawQuery == ru.RawQuery && ru.User == nil {
+		if got, ok := withoutLoopbackPort(reg); ok && got == want {
 			return requested, true
 		}
 	}
 	return "", false
+}
+
+// withoutLoopbackPort returns raw with the port of its authority removed,
+// when raw is an http URI on a loopback host without credentials; the rest
+// of the string is kept byte for byte.
+func withoutLoopbackPort(raw string) (string, bool) {
+	const prefix = "http://"
+	if !strings.HasPrefix(raw, prefix) {
+		return "", false
+	}
+	rest := raw[len(prefix):]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, tail := rest[:end], rest[end:]
+	if strings.Contains(authority, "@") {
+		return "", false
+	}
+	host, port := authority, ""
+	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.HasSuffix(authority, "]") {
+		host, port = authority[:i], authority[i+1:]
+		if port == "" {
+			return "", false
+		}
+		for _, b := range []byte(port) {
+			if b < '0' || b > '9' {
+				return "", false
+			}
+		}
+	}
+	if !isLoopback(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")) {
+		return "", false
+	}
+	return prefix + host + tail, true
 }
 
 // identity is what the consent page says about who the client is.

@@ -79,6 +79,20 @@ func TestAuthorizeErrors(t *testing.T) {
 		"missing client":    {func(q url.Values) { q.Del("client_id") }, "invalid_client"},
 		"redirect mismatch": {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:5555/other") }, "redirect_uri_mismatch"},
 		"redirect host":     {func(q url.Values) { q.Set("redirect_uri", "https://evil.example/callback") }, "redirect_uri_mismatch"},
+		// Exact comparison (RFC 9700 §4.1.3): for loopback only the port
+		// may differ, and a fragment is refused everywhere.
+		"fragment":           {func(q url.Values) { q.Set("redirect_uri", redirect+"#x") }, "redirect_uri_mismatch"},
+		"empty fragment":     {func(q url.Values) { q.Set("redirect_uri", redirect+"#") }, "redirect_uri_mismatch"},
+		"fragment, loopback": {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:6001/callback#x") }, "redirect_uri_mismatch"},
+		"scheme case":        {func(q url.Values) { q.Set("redirect_uri", "HTTP://127.0.0.1:6001/callback") }, "redirect_uri_mismatch"},
+		"other loopback":     {func(q url.Values) { q.Set("redirect_uri", "http://localhost:5555/callback") }, "redirect_uri_mismatch"},
+		"ipv6 loopback":      {func(q url.Values) { q.Set("redirect_uri", "http://[::1]:5555/callback") }, "redirect_uri_mismatch"},
+		"path case":          {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:6001/Callback") }, "redirect_uri_mismatch"},
+		"trailing slash":     {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:6001/callback/") }, "redirect_uri_mismatch"},
+		"escaped path":       {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:6001/%63allback") }, "redirect_uri_mismatch"},
+		"added query":        {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:6001/callback?a=1") }, "redirect_uri_mismatch"},
+		"credentials":        {func(q url.Values) { q.Set("redirect_uri", "http://u@127.0.0.1:5555/callback") }, "redirect_uri_mismatch"},
+		"empty port":         {func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:/callback") }, "redirect_uri_mismatch"},
 	} {
 		q := authParams(conf, v)
 		tc.edit(q)
@@ -89,12 +103,25 @@ func TestAuthorizeErrors(t *testing.T) {
 		}
 	}
 
-	// Loopback redirect URIs match on any port (RFC 8252 §7.3).
-	q := authParams(conf, v)
-	q.Set("redirect_uri", "http://127.0.0.1:6001/callback")
-	if r := e.Do("GET", e.URL+"/authorize?"+q.Encode(), nil, e.User); r.Status != http.StatusOK {
-		t.Errorf("loopback other port: %d %s", r.Status, r.Body)
+	// Loopback redirect URIs match on any port (RFC 8252 §7.3), or none.
+	for _, ru := range []string{"http://127.0.0.1:6001/callback", "http://127.0.0.1/callback"} {
+		q := authParams(conf, v)
+		q.Set("redirect_uri", ru)
+		if r := e.Do("GET", e.URL+"/authorize?"+q.Encode(), nil, e.User); r.Status != http.StatusOK {
+			t.Errorf("loopback %s: %d %s", ru, r.Status, r.Body)
+		}
 	}
+	// The consent POST checks the redirect URI again: a fragment added to
+	// the form is refused, and nothing is redirected.
+	page := e.Do("GET", e.URL+"/authorize?"+authParams(conf, v).Encode(), nil, e.User)
+	f := oauthtest.ConsentFields(page.Body)
+	f.Set("decision", "approve")
+	f.Set("redirect_uri", redirect+"#x")
+	if r := e.Do("POST", e.URL+"/authorize", f, e.User); r.Status != http.StatusBadRequest || r.Header.Get("Location") != "" ||
+		!strings.Contains(r.Body, `<code id="error">redirect_uri_mismatch</code>`) {
+		t.Errorf("consent with fragment: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	q := authParams(conf, v)
 
 	// Redirected errors, with state and iss.
 	for name, tc := range map[string]struct {
@@ -139,8 +166,8 @@ func TestAuthorizeErrors(t *testing.T) {
 	}
 
 	// Consent POST with a wrong CSRF token or signed out: no code.
-	page := e.Do("GET", e.URL+"/authorize?"+authParams(conf, v).Encode(), nil, e.User)
-	f := oauthtest.ConsentFields(page.Body)
+	page = e.Do("GET", e.URL+"/authorize?"+authParams(conf, v).Encode(), nil, e.User)
+	f = oauthtest.ConsentFields(page.Body)
 	f.Set("decision", "approve")
 	f.Set("csrf_token", "forged")
 	if r := e.Do("POST", e.URL+"/authorize", f, e.User); r.Status != http.StatusForbidden || strings.Contains(r.Header.Get("Location"), "code=") {
@@ -208,7 +235,17 @@ func TestTokenErrors(t *testing.T) {
 	other := *conf
 	other.RedirectURL = "http://127.0.0.1:5555/elsewhere"
 	_, err = other.Exchange(ctx, code, oauth2.VerifierOption(v))
-	wantRetrieveError(t, err, http.StatusBadRequest, "invalid_grant")
+	wantRetrieveError(t, err, http.StatusBadRequest, "redirect_uri_mismatch")
+	// ... also by a fragment or by the port alone.
+	for _, ru := range []string{redirect + "#x", "http://127.0.0.1:6001/callback"} {
+		code, v = newCode()
+		r := e.Do("POST", e.URL+"/token", url.Values{"grant_type": {"authorization_code"}, "client_id": {conf.ClientID},
+			"code": {code}, "code_verifier": {v}, "redirect_uri": {ru}}, nil)
+		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `"error":"redirect_uri_mismatch"`) ||
+			r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("token with redirect_uri %s: %d %s", ru, r.Status, r.Body)
+		}
+	}
 
 	// Wrong resource at the token endpoint.
 	code, v = newCode()

@@ -117,7 +117,7 @@ func (s *Server) exchangeCode(ctx context.Context, c *Client, form formValues) (
 	case !s.Now().Before(ac.ExpiresAt):
 		return nil, oerr(errInvalidGrant, "The authorization code has expired.")
 	case form.Get("redirect_uri") != "" && form.Get("redirect_uri") != ac.RedirectURI:
-		return nil, oerr(errInvalidGrant, "redirect_uri differs from the authorization request.")
+		return nil, oerr(errRedirectMismatch, "redirect_uri differs from the one in the authorization request.")
 	case !pkceOK(verifier, ac.Challenge):
 		return nil, oerr(errInvalidGrant, "PKCE verification failed: code_verifier does not match code_challenge.")
 	}

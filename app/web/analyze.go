@@ -57,6 +57,10 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, app.FieldError("body", "%s", msg))
 		return
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		writeError(w, r, s.log, app.FieldError("body", "The body must be one JSON object, with nothing after it."))
+		return
+	}
 	if body.URL == nil {
 		writeError(w, r, s.log, app.FieldError("url", "url is required."))
 		return

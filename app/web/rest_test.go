@@ -62,6 +62,18 @@ func TestDomainValidationAndGuard(t *testing.T) {
 	for _, d := range []string{"127.0.0.1", "10.0.0.8", "169.254.169.254", "localhost", "%5B::1%5D", "admin.localhost"} {
 		wantError(t, h.get("/api/v1/pack/"+d, h.key), 403, "forbidden_resource")
 	}
+	// Other spellings of internal IP literals are the same address.
+	for _, d := range []string{"2130706433", "0x7f000001", "127.1", "0177.0.0.1", "127.0.0.1.", "0x7f.0.0.1",
+		"%5B::ffff:127.0.0.1%5D", "%5B0:0:0:0:0:0:0:1%5D", "%5B::ffff:7f00:1%5D", "0", "167772161"} {
+		det := wantError(t, h.get("/api/v1/pack/"+d, h.key), 403, "forbidden_resource")
+		if det["field"] != "domain" {
+			t.Errorf("%s: details.field = %v", d, det["field"])
+		}
+	}
+	body := h.get("/api/v1/pack/0x7f000001", h.key).json(t)
+	if msg, _ := body["message"].(string); !strings.Contains(msg, "127.0.0.1 is an internal address") {
+		t.Errorf("0x7f000001: message %q does not name the reason", msg)
+	}
 	if n := h.usage(h.user); n != 0 {
 		t.Fatalf("rejected requests were charged: used = %d", n)
 	}
@@ -393,6 +405,11 @@ func TestAnalyzeJobs(t *testing.T) {
 		`{"url": ""}`:            "url",
 		`{"url": "ftp://x.com"}`: "url",
 		`{"url": "http://"}`:     "url",
+		// One JSON object and nothing after it.
+		`{"url": "https://example.com"} {"url": "https://example.org"}`: "body",
+		`{"url": "https://example.com"}x`:                               "body",
+		`{"url": "https://example.com"}]`:                               "body",
+		`{"url": "https://example.com"} 1`:                              "body",
 	} {
 		det := wantError(t, post(h.key, body), 422, "validation_error")
 		if det["field"] != field {
@@ -400,6 +417,10 @@ func TestAnalyzeJobs(t *testing.T) {
 		}
 	}
 	wantError(t, post(h.key, `{"url":"http://127.0.0.1:9/"}`), 403, "forbidden_resource")
+	wantError(t, post(h.key, `{"url":"http://2130706433:9/"}`), 403, "forbidden_resource")
+	if h.usage(h.user) != 0 {
+		t.Fatalf("refused analyses were charged: used = %d", h.usage(h.user))
+	}
 
 	r := post(h.key, `{"url":"http://orchard-lantern.test/"}`)
 	if r.status != 202 {

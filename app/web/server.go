@@ -104,6 +104,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, app.Errorf(app.EINTERNAL, "Internal error."))
 		}
 	}()
+	if s.uncleanAPIPath(w, r) {
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -20,8 +20,11 @@ package egress
 //     addresses direct, around the proxy.
 //   - host-resolver-rules: fail-closed backstop; Chromium never resolves a
 //     name itself (only the proxy's 127.0.0.1 is left alone).
-//   - force-webrtc-ip-handling-policy=disable_non_proxied_udp: WebRTC would
-//     otherwise send UDP (STUN/ICE) to arbitrary addresses past the proxy.
+//   - force-webrtc-ip-handling-policy=disable_non_proxied_udp: kept for
+//     builds that read it, but Chrome/Chromium ignore it (content_shell
+//     only). What closes WebRTC's UDP is the profile preference
+//     webrtc.ip_handling_policy that extract writes before each launch,
+//     plus a page script; see docs/egress.md.
 //   - disable-quic (empty value: a bare switch; "--disable-quic=" is read
 //     the same): no HTTP/3 or WebTransport UDP, which a TCP proxy cannot carry.
 //
