@@ -69,8 +69,18 @@ func newServeCommand() *cobra.Command {
 			if err := ex.Start(ctx); err != nil { // a missing or broken Chromium shows now, not on the first request
 				return fmt.Errorf("start chromium: %w", err)
 			}
+			// Webhooks leave through their own egress door (same --resolve map).
+			resolve, err := parseResolve(bf.resolve)
+			if err != nil {
+				return err
+			}
+			whDoor := egress.New(egress.Config{Resolve: resolve, Logger: log})
+			webhooks := app.NewWebhooks(app.WebhookConfig{
+				Store: d, Client: whDoor.HTTPClient(0), Guard: whDoor, BaseURL: publicURL, Logger: log,
+			})
 			svc := app.NewService(app.Config{
 				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
+				Webhooks: webhooks,
 			})
 			site, closeSessions, err := newSite(ctx, d, svc, log, bf.resolve, web.Config{
 				Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
@@ -104,6 +114,7 @@ func newServeCommand() *cobra.Command {
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
+			wg.Go(func() { webhooks.Run(ctx) })
 			wg.Go(func() { sweep(ctx, d, log, sweepEvery) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
