@@ -16,6 +16,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/app/web"
 )
 
 // hook is one request a receiver got.
@@ -90,6 +91,9 @@ func verifyHook(t *testing.T, secret string, h hook) map[string]any {
 	}
 	if err := wh.Verify(h.body, h.header); err != nil {
 		t.Fatalf("signature does not verify: %v; headers %v", err, h.header)
+	}
+	for _, e := range web.ValidateWebhookEvent(t, h.body) {
+		t.Errorf("event does not match the OpenAPI document: %s", e)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(h.body, &m); err != nil {
