@@ -245,10 +245,26 @@ func TestWebhookEndpoints(t *testing.T) {
 	rc := newReceiver(t)
 	h := newHarness(t, harnessOpts{webhooks: true, resolve: map[string]string{
 		hooksHost: rc.addr(), "broken.test": closedPort(t)}})
+	if r := h.visitor().get("/app/webhooks"); r.status != http.StatusSeeOther {
+		t.Fatalf("signed out: %d", r.status)
+	}
 	v := h.visitor()
 	key := v.signup("endpoints@example.com")
 
-	r := v.post("/app/webhooks", url.Values{"csrf": {v.csrf()}, "url": {"http://" + hooksHost + "/ep"}})
+	// Forms are guarded: no token, or a cross-site post, adds nothing.
+	target := url.Values{"url": {"http://" + hooksHost + "/ep"}}
+	if r := v.post("/app/webhooks", target); r.status != 403 {
+		t.Fatalf("add without a form token: %d", r.status)
+	}
+	target.Set("csrf", v.csrf())
+	if r := v.post("/app/webhooks", target, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"); r.status != 403 {
+		t.Fatalf("cross-site add: %d", r.status)
+	}
+	if n := page(t, v.get("/app/webhooks")).Find("[data-endpoint-id]").Length(); n != 0 {
+		t.Fatalf("refused forms added %d endpoints", n)
+	}
+
+	r := v.post("/app/webhooks", target)
 	if r.status != 200 {
 		t.Fatalf("add endpoint: %d %s", r.status, r.body)
 	}
