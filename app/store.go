@@ -116,4 +116,8 @@ type WebhookStore interface {
 	NextWebhookAttempt(ctx context.Context) (*time.Time, error)
 	RecentWebhookDeliveries(ctx context.Context, userID int64, n int) ([]*WebhookDelivery, error)
 	PruneWebhookDeliveries(ctx context.Context, before time.Time) (int, error)
+	// UnnotifiedJobs returns jobs finished since the given time that have no
+	// delivery in the outbox while their user has an endpoint or the job a
+	// callback_url (a crash between finishing the job and queuing its event).
+	UnnotifiedJobs(ctx context.Context, since time.Time) ([]*Job, error)
 }

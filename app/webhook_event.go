@@ -104,6 +104,9 @@ func (w *Webhooks) enqueueJob(ctx context.Context, j *Job, endpoints bool) error
 			return err
 		}
 		for _, e := range eps {
+			if j.FinishedAt != nil && e.CreatedAt.After(*j.FinishedAt) {
+				continue // added after the job finished (a late recovery): not its event
+			}
 			targets = append(targets, &WebhookDelivery{EndpointID: e.ID, URL: e.URL})
 		}
 	}

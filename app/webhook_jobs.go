@@ -1,6 +1,9 @@
 package app
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Webhooks returns the webhook service, or nil when webhooks are off.
 func (s *Service) Webhooks() *Webhooks { return s.webhooks }
@@ -51,4 +54,30 @@ func (s *Service) jobFinished(ctx context.Context, j *Job) {
 		c.Pack = s.present(c.Pack, c.Pack.Metadata.Cached)
 	}
 	s.webhooks.JobFinished(ctx, &c)
+}
+
+// webhookRecovery is how far back RunWebhooks looks for finished jobs whose
+// event was never queued.
+const webhookRecovery = 7 * 24 * time.Hour
+
+// RunWebhooks delivers webhooks until ctx ends (see Webhooks.Run). First it
+// queues the events of jobs that finished without one: the process died
+// between writing the job's row and queuing its event. Their webhook-ids are
+// derived from the job, so this can never send an event twice.
+func (s *Service) RunWebhooks(ctx context.Context) {
+	w := s.webhooks
+	if w == nil {
+		return
+	}
+	jobs, err := w.store.UnnotifiedJobs(ctx, s.Now().Add(-webhookRecovery))
+	if err != nil {
+		s.log.Error("find jobs without webhook events", "err", err)
+	}
+	for _, j := range jobs {
+		s.jobFinished(ctx, j)
+	}
+	if len(jobs) > 0 {
+		s.log.Info("queued missed webhook events", "jobs", len(jobs))
+	}
+	w.Run(ctx)
 }

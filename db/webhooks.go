@@ -147,3 +147,27 @@ func (d *DB) JobCallback(ctx context.Context, jobID string) (string, error) {
 	}
 	return url, nil
 }
+
+// UnnotifiedJobs returns finished jobs (finished_at >= since) without any
+// webhook delivery whose user has an endpoint or that have a callback_url.
+func (d *DB) UnnotifiedJobs(ctx context.Context, since time.Time) ([]*app.Job, error) {
+	rows, err := d.reader.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs
+		WHERE status IN ('succeeded', 'failed') AND finished_at >= ?
+			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries w WHERE w.job_id = jobs.id)
+			AND (EXISTS (SELECT 1 FROM webhook_callbacks c WHERE c.job_id = jobs.id)
+				OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = jobs.user_id))
+		ORDER BY finished_at`, fmtTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("db: unnotified jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []*app.Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("db: unnotified jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}

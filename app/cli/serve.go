@@ -114,7 +114,7 @@ func newServeCommand() *cobra.Command {
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
-			wg.Go(func() { webhooks.Run(ctx) })
+			wg.Go(func() { svc.RunWebhooks(ctx) })
 			wg.Go(func() { sweep(ctx, d, log, sweepEvery) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()

@@ -164,7 +164,7 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	wg.Go(func() { h.svc.RunJobs(jobsCtx, 2) })
 	wg.Go(func() { h.svc.RunRequestLog(jobsCtx) })
 	if wh != nil {
-		wg.Go(func() { wh.Run(jobsCtx) })
+		wg.Go(func() { h.svc.RunWebhooks(jobsCtx) })
 	}
 	t.Cleanup(func() { stop(); wg.Wait() })
 

@@ -44,6 +44,7 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
 CREATE INDEX webhook_deliveries_user ON webhook_deliveries (user_id, created_at);
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id);
+CREATE INDEX webhook_deliveries_job ON webhook_deliveries (job_id);
 
 -- +goose Down
 DROP TABLE webhook_deliveries;
