@@ -91,21 +91,30 @@ func deliveryID(jobID, target, event string) string {
 // JobFinished queues the job's event for each of the user's endpoints and
 // for the job's callback_url. j is finished and its pack presented.
 func (w *Webhooks) JobFinished(ctx context.Context, j *Job) {
-	if err := w.enqueueJob(ctx, j, true); err != nil {
+	if err := w.enqueueJob(ctx, j, allEndpoints); err != nil {
 		w.log.Error("queue webhook deliveries", "job_id", j.ID, "err", err)
 	}
 }
 
-func (w *Webhooks) enqueueJob(ctx context.Context, j *Job, endpoints bool) error {
+// endpointScope says which of the user's endpoints get a job's event.
+type endpointScope int
+
+const (
+	noEndpoints    endpointScope = iota // only the callback_url
+	allEndpoints                        // the job just finished
+	olderEndpoints                      // a late recovery: endpoints added before the job finished
+)
+
+func (w *Webhooks) enqueueJob(ctx context.Context, j *Job, scope endpointScope) error {
 	var targets []*WebhookDelivery
-	if endpoints {
+	if scope != noEndpoints {
 		eps, err := w.store.WebhookEndpoints(ctx, j.UserID)
 		if err != nil {
 			return err
 		}
 		for _, e := range eps {
-			if j.FinishedAt != nil && e.CreatedAt.After(*j.FinishedAt) {
-				continue // added after the job finished (a late recovery): not its event
+			if scope == olderEndpoints && j.FinishedAt != nil && e.CreatedAt.After(*j.FinishedAt) {
+				continue
 			}
 			targets = append(targets, &WebhookDelivery{EndpointID: e.ID, URL: e.URL})
 		}

@@ -37,7 +37,7 @@ func (s *Service) AnalyzeWithCallback(ctx context.Context, u *User, rawURL, call
 	if cur, err := s.Job(ctx, u, j.ID); err != nil {
 		s.log.Error("reload job after callback", "job_id", j.ID, "err", err)
 	} else if cur.Status == JobSucceeded || cur.Status == JobFailed {
-		if err := w.enqueueJob(ctx, cur, false); err != nil {
+		if err := w.enqueueJob(ctx, cur, noEndpoints); err != nil {
 			s.log.Error("queue callback delivery", "job_id", j.ID, "err", err)
 		}
 	}
@@ -46,14 +46,18 @@ func (s *Service) AnalyzeWithCallback(ctx context.Context, u *User, rawURL, call
 
 // jobFinished tells the webhooks of a finished job (its row written).
 func (s *Service) jobFinished(ctx context.Context, j *Job) {
-	if s.webhooks == nil {
-		return
+	if s.webhooks != nil {
+		s.webhooks.JobFinished(ctx, s.presentJob(j))
 	}
+}
+
+// presentJob is a copy of j with its pack in public form.
+func (s *Service) presentJob(j *Job) *Job {
 	c := *j
 	if c.Pack != nil {
 		c.Pack = s.present(c.Pack, c.Pack.Metadata.Cached)
 	}
-	s.webhooks.JobFinished(ctx, &c)
+	return &c
 }
 
 // webhookRecovery is how far back RunWebhooks looks for finished jobs whose
@@ -74,7 +78,9 @@ func (s *Service) RunWebhooks(ctx context.Context) {
 		s.log.Error("find jobs without webhook events", "err", err)
 	}
 	for _, j := range jobs {
-		s.jobFinished(ctx, j)
+		if err := w.enqueueJob(ctx, s.presentJob(j), olderEndpoints); err != nil {
+			s.log.Error("queue missed webhook event", "job_id", j.ID, "err", err)
+		}
 	}
 	if len(jobs) > 0 {
 		s.log.Info("queued missed webhook events", "jobs", len(jobs))

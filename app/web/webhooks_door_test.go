@@ -110,8 +110,16 @@ func TestWebhookEventOfJobFinishedBeforeACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// An endpoint added after the job finished is not sent its event.
+	if _, err := wh.AddEndpoint(ctx, u, "http://"+hooksHost+"/late"); err != nil {
+		t.Fatal(err)
+	}
+
 	runWebhooks(t, svc)
 	ev := verifyHook(t, e.Secret, rc.wait(t, "/ep", 1, 10*time.Second)[0])
+	if ds, err := wh.Deliveries(ctx, u, 10); err != nil || len(ds) != 1 || ds[0].EndpointID != e.ID {
+		t.Fatalf("deliveries = %v, %v", ds, err)
+	}
 	job := ev["data"].(map[string]any)["job"].(map[string]any)
 	if ev["type"] != app.EventAnalysisFailed || job["job_id"] != "job_crashed" {
 		t.Fatalf("event = %v", ev)
