@@ -117,6 +117,8 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 	}
 	if err := s.store.FinishJob(ctx, j); err != nil {
 		s.log.Error("finish job", "job_id", j.ID, "err", err)
+	} else {
+		s.jobFinished(ctx, j)
 	}
 	if u != nil {
 		s.logRequest(u, j.Domain, p, err)

@@ -15,6 +15,7 @@ type Config struct {
 	BaseURL    string           // public URL, e.g. http://localhost:8080
 	PricingURL string           // where 429s send people
 	Logger     *slog.Logger
+	Webhooks   *Webhooks // signed job events (webhooks); nil turns them off
 }
 
 // Service holds the business logic shared by REST, MCP and the dashboard:
@@ -26,6 +27,7 @@ type Service struct {
 	baseURL    string
 	pricingURL string
 	log        *slog.Logger
+	webhooks   *Webhooks
 
 	packs   flight[packResult]
 	jobWake chan struct{}
@@ -40,6 +42,7 @@ func NewService(cfg Config) *Service {
 		baseURL:    strings.TrimRight(cfg.BaseURL, "/"),
 		pricingURL: cfg.PricingURL,
 		log:        cfg.Logger,
+		webhooks:   cfg.Webhooks,
 		jobWake:    make(chan struct{}, 1),
 		logq:       make(chan RequestLog, 4096),
 	}

@@ -79,3 +79,45 @@ type Store interface {
 type Extractor interface {
 	Extract(ctx context.Context, domain, target string) (*Extraction, error)
 }
+
+// WebhookStore keeps webhook endpoints, the account secret, job callbacks
+// and the durable delivery outbox.
+type WebhookStore interface {
+	CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint) error
+	// WebhookEndpoints returns the user's endpoints, oldest first.
+	WebhookEndpoints(ctx context.Context, userID int64) ([]*WebhookEndpoint, error)
+	// DeleteWebhookEndpoint removes one of the user's endpoints with its
+	// deliveries; ENOTFOUND when it is not theirs.
+	DeleteWebhookEndpoint(ctx context.Context, userID int64, id string) error
+	// EnsureWebhookSecret stores secret as the account secret unless one
+	// exists, and returns the account secret.
+	EnsureWebhookSecret(ctx context.Context, s *WebhookSecret) (*WebhookSecret, error)
+	WebhookSecret(ctx context.Context, userID int64) (*WebhookSecret, error)
+	// RevealWebhookSecret marks the account secret shown and returns it, only
+	// if it had not been shown (ENOTFOUND otherwise).
+	RevealWebhookSecret(ctx context.Context, userID int64, at time.Time) (string, error)
+	// ReplaceWebhookSecret sets (rotates) the account secret.
+	ReplaceWebhookSecret(ctx context.Context, s *WebhookSecret) error
+	SetJobCallback(ctx context.Context, jobID, url string) error
+	JobCallback(ctx context.Context, jobID string) (string, error) // ENOTFOUND when none
+	// EnqueueWebhookDeliveries inserts deliveries in one transaction; an ID
+	// already in the outbox is skipped (idempotent enqueue).
+	EnqueueWebhookDeliveries(ctx context.Context, ds []*WebhookDelivery) error
+	// ClaimWebhookDelivery moves the most overdue pending delivery to sending
+	// (attempts + 1) and returns it with its signing secret, or nil.
+	ClaimWebhookDelivery(ctx context.Context, now time.Time) (*WebhookDelivery, error)
+	// FinishWebhookAttempt records an attempt: Status, NextAttemptAt,
+	// LastStatus, LastError, FinishedAt.
+	FinishWebhookAttempt(ctx context.Context, d *WebhookDelivery) error
+	// RequeueSendingWebhooks moves deliveries left sending by a dead process
+	// back to pending.
+	RequeueSendingWebhooks(ctx context.Context) (int, error)
+	// NextWebhookAttempt is the earliest next_attempt_at of a pending delivery.
+	NextWebhookAttempt(ctx context.Context) (*time.Time, error)
+	RecentWebhookDeliveries(ctx context.Context, userID int64, n int) ([]*WebhookDelivery, error)
+	PruneWebhookDeliveries(ctx context.Context, before time.Time) (int, error)
+	// UnnotifiedJobs returns jobs finished since the given time that have no
+	// delivery in the outbox while their user has an endpoint or the job a
+	// callback_url (a crash between finishing the job and queuing its event).
+	UnnotifiedJobs(ctx context.Context, since time.Time) ([]*Job, error)
+}

@@ -72,8 +72,13 @@ func newServeCommand() *cobra.Command {
 			if err := ex.Start(ctx); err != nil { // a missing or broken Chromium shows now, not on the first request
 				return fmt.Errorf("start chromium: %w", err)
 			}
+			// Webhook deliveries leave through the same one egress door.
+			webhooks := app.NewWebhooks(app.WebhookConfig{
+				Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: publicURL, Logger: log,
+			})
 			svc := app.NewService(app.Config{
 				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
+				Webhooks: webhooks,
 			})
 			site, closeSessions, err := newSite(ctx, d, svc, log, door, web.Config{
 				Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
@@ -108,6 +113,7 @@ func newServeCommand() *cobra.Command {
 			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
 			wg.Go(func() { app.NewRetention(d, nil, log).Run(ctx, sweepEvery) })
+			wg.Go(func() { svc.RunWebhooks(ctx) })
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {

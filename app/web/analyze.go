@@ -40,10 +40,12 @@ func (s *Server) jobBody(j *app.Job) JobBody {
 
 const maxJSONBody = 64 << 10
 
-// handleAnalyze serves POST /api/v1/analyze {"url": "..."} → 202 with the job.
+// handleAnalyze serves POST /api/v1/analyze {"url": "...", "callback_url": "..."?}
+// → 202 with the job; the callback_url receives the job's signed event.
 func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	var body struct {
-		URL *string `json:"url"`
+		URL         *string `json:"url"`
+		CallbackURL *string `json:"callback_url"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err := dec.Decode(&body); err != nil {
@@ -65,7 +67,13 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, app.FieldError("url", "url is required."))
 		return
 	}
-	j, err := s.svc.Analyze(r.Context(), userFrom(r.Context()), *body.URL)
+	var j *app.Job
+	var err error
+	if body.CallbackURL != nil {
+		j, err = s.svc.AnalyzeWithCallback(r.Context(), userFrom(r.Context()), *body.URL, *body.CallbackURL)
+	} else {
+		j, err = s.svc.Analyze(r.Context(), userFrom(r.Context()), *body.URL)
+	}
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return

@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/proto"
 )
 
 // screenshotsEnv makes TestDashboardInChromium write docs/screenshots/*.png
@@ -68,16 +67,8 @@ func TestDashboardInChromium(t *testing.T) {
 	base := h.srv.URL
 	shots := os.Getenv(screenshotsEnv) != ""
 	shot := func(p *rod.Page, name string) {
-		if !shots {
-			return
-		}
-		p.MustWaitStable()
-		png, err := p.Screenshot(true, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join("..", "..", "docs", "screenshots", name), png, 0o644); err != nil {
-			t.Fatal(err)
+		if shots {
+			shotPNG(t, p, name)
 		}
 	}
 

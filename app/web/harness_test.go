@@ -57,6 +57,7 @@ type harnessOpts struct {
 	ipBurst       int
 	scrapeTimeout time.Duration
 	resolve       map[string]string // extra --resolve entries
+	webhooks      bool              // deliver webhooks (through an egress door with the same resolve map)
 }
 
 func chromiumOrSkip(t testing.TB) {
@@ -149,7 +150,12 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	}))
 	h.srv.Start()
 	t.Cleanup(h.srv.Close)
-	h.svc = app.NewService(app.Config{Store: d, Extractor: ex, Now: h.clock.Now, BaseURL: h.srv.URL, Logger: log})
+	var wh *app.Webhooks
+	if o.webhooks {
+		door := egress.New(egress.Config{Resolve: resolve, Logger: log})
+		wh = app.NewWebhooks(app.WebhookConfig{Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: h.srv.URL, Logger: log})
+	}
+	h.svc = app.NewService(app.Config{Store: d, Extractor: ex, Now: h.clock.Now, BaseURL: h.srv.URL, Logger: log, Webhooks: wh})
 	handler = web.New(web.Config{Service: h.svc, Logger: log, PublicURL: h.srv.URL, Version: "test",
 		IPRate: o.ipRate, IPBurst: o.ipBurst})
 
@@ -157,6 +163,9 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	var wg sync.WaitGroup
 	wg.Go(func() { h.svc.RunJobs(jobsCtx, 2) })
 	wg.Go(func() { h.svc.RunRequestLog(jobsCtx) })
+	if wh != nil {
+		wg.Go(func() { h.svc.RunWebhooks(jobsCtx) })
+	}
 	t.Cleanup(func() { stop(); wg.Wait() })
 
 	h.user, h.key = h.newUser("owner@example.com")

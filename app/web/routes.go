@@ -34,6 +34,12 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /app/api-keys/{id}/revoke", s.userForm(s.handleKeyRevoke))
 	m.HandleFunc("GET /app/connections", s.requireUser(s.handleConnectionsPage))
 	m.HandleFunc("POST /app/connections/{id}/revoke", s.userForm(s.handleConnectionRevoke))
+	m.HandleFunc("GET /app/webhooks", s.requireUser(s.handleWebhooksPage))
+	m.HandleFunc("POST /app/webhooks", s.userForm(s.handleWebhookAdd))
+	m.HandleFunc("POST /app/webhooks/{id}/test", s.userForm(s.handleWebhookTest))
+	m.HandleFunc("POST /app/webhooks/{id}/remove", s.userForm(s.handleWebhookRemove))
+	m.HandleFunc("POST /app/webhooks/secret/reveal", s.userForm(s.handleWebhookSecretReveal))
+	m.HandleFunc("POST /app/webhooks/secret/rotate", s.userForm(s.handleWebhookSecretRotate))
 
 	m.HandleFunc("/", s.optionalUser(s.handleNotFoundPage))
 }
