@@ -159,6 +159,9 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		return nil, fmt.Errorf("extract: browser proxy: %w", err)
 	}
 	netFlags := egress.ChromiumFlags(e.proxy.URL())
+	for k, v := range egress.ChromiumCAFlags(cfg.Door.ExtraCAs()) {
+		netFlags[k] = v
+	}
 	e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
 		e.log.Info("launching chromium", "bin", bin)
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)

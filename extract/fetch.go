@@ -40,7 +40,7 @@ func (e *Extractor) tlsWorks(ctx context.Context, host, port string) bool {
 		return false
 	}
 	defer conn.Close()
-	tc := tls.Client(conn, &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12})
+	tc := tls.Client(conn, e.door.TLSConfig(host))
 	return tc.HandshakeContext(ctx) == nil
 }
 

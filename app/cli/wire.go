@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -61,6 +62,7 @@ type browserFlags struct {
 	browsers      int
 	scrapeTimeout time.Duration
 	resolve       []string
+	caCert        string
 	costPerSecond float64
 	llm           extract.LLMConfig
 }
@@ -70,6 +72,7 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.StringVar(&b.chrome, "chrome", "", "Chromium binary (default: the system chromium)")
 	f.StringVar(&b.browserURL, "browser-url", "", "use a remote browser over CDP, ws://HOST:PORT/...")
 	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
+	f.StringVar(&b.caCert, "ca-cert", "", "PEM file of extra root CAs trusted for outbound TLS by Go and Chromium (TLS-inspecting proxy, staging)")
 	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
 	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", extract.DefaultCostPerBrowserSecond, "cost model: USD per browser-second, reported as total_cost_usd")
 	f.StringVar(&b.llm.URL, "llm-url", "", "refine voice with an OpenAI-compatible API at this base URL (POST {url}/chat/completions); operator infrastructure, not behind the egress guard")
@@ -114,7 +117,13 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 	if b.llm.CostPer1KTokens < 0 {
 		return nil, usageError{fmt.Errorf("--llm-cost-per-1k-tokens must not be negative")}
 	}
-	door := egress.New(egress.Config{Resolve: resolve, Logger: log})
+	var cas []*x509.Certificate
+	if b.caCert != "" {
+		if cas, err = egress.LoadCAFile(b.caCert); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	door := egress.New(egress.Config{Resolve: resolve, Logger: log, ExtraCAs: cas})
 	n := b.browsers
 	if n < 1 {
 		n = 1
