@@ -80,6 +80,9 @@ const renderPhase = 10 * time.Second
 // drawn with r); it also returns the copy the voice was judged from.
 func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain string, page *loaded, r *renderer) (*app.Extraction, string, error) {
 	sig := page.Sig
+	if e.cfg.OnSignals != nil {
+		e.cfg.OnSignals(domain, sig)
+	}
 	// Downloads get their own, shorter deadline inside the budget: a slow
 	// logo host costs that logo, not the whole pack.
 	dctx, cancel := phaseContext(ctx, downloadPhase, time.Second)

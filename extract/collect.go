@@ -15,8 +15,15 @@ import (
 //go:embed collect.js
 var collectJS string
 
-// signals is what collect.js returns: raw observations, no judgement.
-type signals struct {
+// SignalsVersion is the version of the Signals JSON shape; it changes when a
+// field changes meaning or disappears (added fields do not change it).
+const SignalsVersion = 1
+
+// Signals is what the observer saw on one page: raw observations, no
+// judgement (collect.js fills most of it in the page). It serialises to
+// JSON (`brandpack extract --signals FILE`); docs/extraction.md documents it.
+type Signals struct {
+	Version  int    `json:"version"`
 	URL      string `json:"url"`
 	Title    string `json:"title"`
 	Lang     string `json:"lang"`
@@ -129,7 +136,7 @@ type logoCand struct {
 }
 
 // collect runs collect.js in the page and decodes its result.
-func collect(ctx context.Context, page *rod.Page) (*signals, error) {
+func collect(ctx context.Context, page *rod.Page) (*Signals, error) {
 	res, err := page.Context(ctx).Evaluate(rod.Eval(collectJS, map[string]any{
 		"maxText": maxVoiceText,
 	}).ByPromise())
@@ -140,9 +147,10 @@ func collect(ctx context.Context, page *rod.Page) (*signals, error) {
 	if raw == "" {
 		return nil, errors.New("collect: empty result")
 	}
-	var s signals
+	var s Signals
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return nil, fmt.Errorf("collect: decode: %w", err)
 	}
+	s.Version = SignalsVersion
 	return &s, nil
 }

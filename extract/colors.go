@@ -64,7 +64,7 @@ type palette struct {
 	ev       map[string]*colorEv
 }
 
-func newPalette(sig *signals) *palette {
+func newPalette(sig *Signals) *palette {
 	p := &palette{ev: map[string]*colorEv{}}
 	white := rgba{R: 1, G: 1, B: 1, A: 1}
 	p.bg = white
@@ -125,7 +125,7 @@ func (p *palette) add(s string, score float64) {
 var inkRoles = map[string]bool{"text": true, "link-text": true, "nav-text": true, "footer-text": true, "heading-text": true, "cta-text": true}
 
 // observe adds the page's rendered evidence.
-func (p *palette) observe(sig *signals) {
+func (p *palette) observe(sig *Signals) {
 	for _, o := range sig.Colors {
 		role, overlay := strings.CutPrefix(o.Role, "overlay-")
 		w, ok := roleWeights[role]
@@ -276,7 +276,7 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 }
 
 // chooseColors assembles app.Colors; every field is set.
-func chooseColors(sig *signals, man *webManifest, logoFills []string) app.Colors {
+func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors {
 	p := newPalette(sig)
 	p.observe(sig)
 	if man != nil {

@@ -194,7 +194,7 @@ func TestParseColorMatchesChromium(t *testing.T) {
 
 func TestChooseColorsFallbacks(t *testing.T) {
 	// Nothing rendered: every field still set, palette not nil.
-	c := chooseColors(&signals{}, nil, nil)
+	c := chooseColors(&Signals{}, nil, nil)
 	for _, v := range []string{c.Primary, c.Secondary, c.Accent, c.Background, c.Text} {
 		if !hexColor.MatchString(v) {
 			t.Fatalf("colours %+v", c)
@@ -204,7 +204,7 @@ func TestChooseColorsFallbacks(t *testing.T) {
 		t.Errorf("empty page colours %+v", c)
 	}
 	// A CTA colour beats a larger overlay colour and plain text colours.
-	sig := &signals{}
+	sig := &Signals{}
 	sig.Body = elementStyle{BG: "rgb(255, 255, 255)", Color: "rgb(20, 20, 20)"}
 	sig.Colors = []colorObs{
 		{C: "rgb(255, 46, 147)", Role: "overlay-bg", W: 3, N: 1},
@@ -234,7 +234,7 @@ func TestChooseColorsFallbacks(t *testing.T) {
 // lose to the brand's own colour with less raw evidence, unless the page
 // names them as its brand colour in a custom property.
 func TestFrameworkDefaultsDiscounted(t *testing.T) {
-	sig := &signals{}
+	sig := &Signals{}
 	sig.Body = elementStyle{BG: "rgb(255, 255, 255)", Color: "rgb(33, 37, 41)"}
 	sig.Colors = []colorObs{
 		{C: "rgb(13, 110, 253)", Role: "cta-bg", W: 2.5, N: 2},

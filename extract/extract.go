@@ -75,6 +75,10 @@ type Config struct {
 	LLM LLMConfig
 
 	Logger *slog.Logger // stage progress at Debug/Info
+
+	// OnSignals, when set, receives the Signals of every extraction before
+	// they are judged (`brandpack extract --signals FILE`).
+	OnSignals func(domain string, s *Signals)
 }
 
 const (

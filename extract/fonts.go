@@ -98,7 +98,7 @@ type fontUse struct {
 // chooseFonts reports the primary family (most body, navigation and button
 // text) and a secondary one (headings if they differ, else the next most
 // used family). Never nil.
-func chooseFonts(sig *signals) []app.Font {
+func chooseFonts(sig *Signals) []app.Font {
 	uses := map[string]*fontUse{}
 	var order []string
 	get := func(stack string) *fontUse {
@@ -177,7 +177,7 @@ func chooseFonts(sig *signals) []app.Font {
 	return fonts
 }
 
-func font(u *fontUse, role string, sig *signals) app.Font {
+func font(u *fontUse, role string, sig *Signals) app.Font {
 	var ws []int
 	for w := range u.weights {
 		ws = append(ws, w)
@@ -188,7 +188,7 @@ func font(u *fontUse, role string, sig *signals) app.Font {
 
 // fontOrigin: "google" when the family comes from Google Fonts, "self-hosted"
 // when the page declares an @font-face for it, else "system".
-func fontOrigin(family string, sig *signals) string {
+func fontOrigin(family string, sig *Signals) string {
 	fam := strings.ToLower(family)
 	face, faceAPI := false, false
 	for _, f := range sig.FontFaces {

@@ -27,7 +27,7 @@ func TestCleanFamily(t *testing.T) {
 }
 
 func TestChooseFonts(t *testing.T) {
-	sig := &signals{
+	sig := &Signals{
 		Fonts: []fontObs{
 			{Family: `"Merriweather", Georgia, serif`, Role: "text", Chars: 1500, Weights: map[string]int{"400": 1500}},
 			{Family: `"Merriweather", Georgia, serif`, Role: "heading", Chars: 120, Weights: map[string]int{"700": 120}},
@@ -47,7 +47,7 @@ func TestChooseFonts(t *testing.T) {
 		t.Errorf("secondary %+v", got[1])
 	}
 
-	sig = &signals{
+	sig = &Signals{
 		Fonts: []fontObs{
 			{Family: `"Brightwell Sans", Arial`, Role: "text", Chars: 900, Weights: map[string]int{"400": 900}},
 			{Family: `Georgia, serif`, Role: "heading", Chars: 100, Weights: map[string]int{"400": 100}},
@@ -58,10 +58,10 @@ func TestChooseFonts(t *testing.T) {
 	if len(got) != 2 || got[0].Origin != "self-hosted" || got[1].Family != "Georgia" || got[1].Origin != "system" {
 		t.Errorf("fonts %+v", got)
 	}
-	if got := chooseFonts(&signals{}); got == nil || len(got) != 0 {
+	if got := chooseFonts(&Signals{}); got == nil || len(got) != 0 {
 		t.Errorf("no fonts: %#v", got)
 	}
-	if got := chooseFonts(&signals{Body: elementStyle{Font: `"Times New Roman"`, Weight: "400"}}); len(got) != 1 || got[0].Family != "Times New Roman" {
+	if got := chooseFonts(&Signals{Body: elementStyle{Font: `"Times New Roman"`, Weight: "400"}}); len(got) != 1 || got[0].Family != "Times New Roman" {
 		t.Errorf("body fallback: %+v", got)
 	}
 }

@@ -93,7 +93,7 @@ func scoreLogo(c *logoCand, label string, vw float64) float64 {
 
 // bodyLogos returns the page's logo candidates worth trying, best first,
 // and the names (alt/title) of the best one.
-func bodyLogos(sig *signals, label string) ([]logoOption, []string) {
+func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
 	type scored struct {
 		c *logoCand
 		s float64
@@ -129,7 +129,7 @@ func bodyLogos(sig *signals, label string) ([]logoOption, []string) {
 
 // iconOptions lists app icons, best first: apple-touch-icon, manifest
 // icons, icon links (SVG, then the largest), /favicon.ico.
-func iconOptions(sig *signals, man *webManifest, pageURL string) []logoOption {
+func iconOptions(sig *Signals, man *webManifest, pageURL string) []logoOption {
 	type ic struct {
 		href string
 		size int
@@ -213,7 +213,7 @@ func contains(list []string, s string) bool {
 // chooseLogos picks, downloads and stores the logo (and its dark variant and
 // an app icon). It also returns the logo's name texts and SVG paint colours
 // for the name and colour judgements. Logos is never nil.
-func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, pageURL string, sig *signals, man *webManifest) ([]app.Logo, []app.Asset, []string, []string) {
+func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, pageURL string, sig *Signals, man *webManifest) ([]app.Logo, []app.Asset, []string, []string) {
 	label := domainLabel(hostOf(pageURL, domain))
 	body, names := bodyLogos(sig, label)
 	icons := iconOptions(sig, man, pageURL)

@@ -50,7 +50,7 @@ func TestChooseBrand(t *testing.T) {
 }
 
 func TestBrandSourcesCleansLogoText(t *testing.T) {
-	sig := &signals{Title: "Quirewell Bindery — Hand-sewn books"}
+	sig := &Signals{Title: "Quirewell Bindery — Hand-sewn books"}
 	got := chooseBrand("quirewell-bindery.com", brandSources(sig, nil, []string{"Quirewell Bindery logo"}))
 	if got != "Quirewell Bindery" {
 		t.Errorf("brand %q", got)

@@ -17,7 +17,12 @@ import (
 type Expected struct {
 	Domain string `json:"domain"`
 	Brand  string `json:"brand"`
-	Colors struct {
+	// Corpus R (real sites served from a Debian package's folder) adds:
+	Root        string   `json:"root"`       // folder to serve instead of the site folder
+	StartPath   string   `json:"start_path"` // page to load, e.g. /index.html
+	Package     string   `json:"package"`    // Debian package that ships Root
+	AcceptBrand []string `json:"accept_brand"`
+	Colors      struct {
 		Primary          string   `json:"primary"`
 		AcceptPrimary    []string `json:"accept_primary"`
 		Background       string   `json:"background"`
@@ -30,9 +35,12 @@ type Expected struct {
 		Secondary *string `json:"secondary"`
 	} `json:"fonts"`
 	Logo struct {
-		Path     *string `json:"path"`
-		Role     string  `json:"role"`
-		DarkPath *string `json:"dark_variant_path"`
+		Path *string `json:"path"`
+		// AcceptPaths (corpus R) lists other right answers; when it is
+		// present, a null Path means "no logo" rather than "inline SVG".
+		AcceptPaths *[]string `json:"accept_paths"`
+		Role        string    `json:"role"`
+		DarkPath    *string   `json:"dark_variant_path"`
 	} `json:"logo"`
 	Voice struct {
 		ToneKeywords []string `json:"tone_keywords"`
@@ -89,7 +97,11 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 	add := func(field string, ok bool, got, want string) {
 		out = append(out, Check{Field: field, OK: ok, Got: got, Want: want})
 	}
-	add("brand", p.Brand == exp.Brand, p.Brand, exp.Brand)
+	okB := p.Brand == exp.Brand
+	for _, b := range exp.AcceptBrand {
+		okB = okB || p.Brand == b
+	}
+	add("brand", okB, p.Brand, strings.Join(append([]string{exp.Brand}, exp.AcceptBrand...), "|"))
 
 	wants := append([]string{exp.Colors.Primary}, exp.Colors.AcceptPrimary...)
 	okP := false
@@ -110,7 +122,9 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 	var missing []string
 	for _, w := range exp.Colors.PaletteInclude {
 		hit := false
-		for _, g := range p.Colors.Palette {
+		// The pack holds a colour when its palette or any colour role does.
+		held := append([]string{p.Colors.Primary, p.Colors.Secondary, p.Colors.Accent, p.Colors.Background, p.Colors.Text}, p.Colors.Palette...)
+		for _, g := range held {
 			if ColorDistance(g, w) <= colorTolerance {
 				hit = true
 				break
@@ -145,10 +159,14 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 	if len(p.Logos) > 0 {
 		role = p.Logos[0].Role
 	}
-	add("role", role == exp.Logo.Role, role, exp.Logo.Role)
+	if exp.noLogo() {
+		add("role", role == "", role, "(no logo)")
+	} else {
+		add("role", role == exp.Logo.Role, role, exp.Logo.Role)
+	}
 	if exp.Logo.DarkPath != nil {
 		dark := findVariant(x, "dark")
-		okD := dark != nil && sameFile(dark.asset, dark.logo, *exp.Logo.DarkPath, siteDir)
+		okD := dark != nil && sameFile(dark.asset, dark.logo, *exp.Logo.DarkPath, exp.SiteRoot(siteDir))
 		got := "none"
 		if dark != nil {
 			got = sourcePath(dark.logo.SourceURL)
@@ -189,9 +207,23 @@ func sourcePath(src string) string {
 		return "(inline)"
 	}
 	if u, err := url.Parse(src); err == nil {
-		return u.Path
+		src = u.Path
+	}
+	for strings.Contains(src, "//") {
+		src = strings.ReplaceAll(src, "//", "/")
 	}
 	return src
+}
+
+// noLogo reports whether the right answer is "no logo file" (corpus R).
+func (e *Expected) noLogo() bool { return e.Logo.Path == nil && e.Logo.AcceptPaths != nil }
+
+// SiteRoot is the folder served for a site whose expected.json is in dir.
+func (e *Expected) SiteRoot(dir string) string {
+	if e.Root != "" {
+		return e.Root
+	}
+	return dir
 }
 
 // sameFile reports whether the stored asset is the site's file at path:
@@ -216,6 +248,12 @@ func sameFile(a *app.Asset, l app.Logo, path, siteDir string) bool {
 // is also accepted, as the fixture notes allow), or, when the expected logo
 // is an inline SVG, a stored SVG without a source URL.
 func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, string, string) {
+	if exp.noLogo() {
+		if len(x.Pack.Logos) == 0 {
+			return true, "none", "(no logo)"
+		}
+		return false, sourcePath(x.Pack.Logos[0].SourceURL), "(no logo)"
+	}
 	if len(x.Pack.Logos) == 0 {
 		return false, "none", "a logo"
 	}
@@ -225,9 +263,15 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, stri
 	if exp.Logo.Path == nil {
 		return l.SourceURL == "" && l.Format == "svg" && a != nil, got, "(inline svg)"
 	}
+	siteDir = exp.SiteRoot(siteDir)
 	ok := sameFile(a, l, *exp.Logo.Path, siteDir)
 	if !ok && exp.Logo.DarkPath != nil {
 		ok = sameFile(a, l, *exp.Logo.DarkPath, siteDir)
+	}
+	if exp.Logo.AcceptPaths != nil {
+		for _, p := range *exp.Logo.AcceptPaths {
+			ok = ok || sameFile(a, l, p, siteDir)
+		}
 	}
 	return ok, got, *exp.Logo.Path
 }

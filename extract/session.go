@@ -19,7 +19,7 @@ import (
 type loaded struct {
 	URL    string
 	Status int
-	Sig    *signals
+	Sig    *Signals
 }
 
 // afterLoad runs once the page is read, while the incognito context still

@@ -63,6 +63,8 @@ type browserFlags struct {
 	scrapeTimeout time.Duration
 	resolve       []string
 	caCert        string
+	extraCAs      []*x509.Certificate // eval: its own run-time CA
+	onSignals     func(string, *extract.Signals)
 	costPerSecond float64
 	llm           extract.LLMConfig
 }
@@ -123,6 +125,7 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 			return nil, usageError{err}
 		}
 	}
+	cas = append(cas, b.extraCAs...)
 	door := egress.New(egress.Config{Resolve: resolve, Logger: log, ExtraCAs: cas})
 	n := b.browsers
 	if n < 1 {
@@ -137,6 +140,7 @@ func (b *browserFlags) newExtractor(ctx context.Context, log *slog.Logger) (*ext
 		CostPerBrowserSecond: b.costPerSecond,
 		LLM:                  b.llm,
 		Logger:               log,
+		OnSignals:            b.onSignals,
 	})
 }
 
