@@ -92,7 +92,7 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	brand := chooseBrand(hostOf(page.URL, domain), brandSources(sig, man, logoNames))
+	brand := brandCasing(chooseBrand(hostOf(page.URL, domain), brandSources(sig, man, logoNames)), sig.Title, sig.Text)
 	colors := chooseColors(sig, man, fills)
 	logos, assets = addMonoLogo(log, domain, colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)

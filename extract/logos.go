@@ -34,7 +34,7 @@ type logoOption struct {
 // scoreLogo weighs a body candidate: where it sits (header, home link, top
 // left), what it is called (logo, the brand) and what it is not (social,
 // cart, menu icons, partner walls, heroes, footers).
-func scoreLogo(c *logoCand, label string, vw float64) float64 {
+func scoreLogo(c *logoCand, names []string, vw float64) float64 {
 	if c.InOverlay || (c.Kind == "svg" && (c.Markup == "" || c.ExternalUse)) || (c.Kind != "svg" && c.Src == "") {
 		return -1e9
 	}
@@ -52,19 +52,18 @@ func scoreLogo(c *logoCand, label string, vw float64) float64 {
 	if u, err := url.Parse(c.Src); err == nil && !strings.HasPrefix(c.Src, "data:") {
 		file = path.Base(u.Path)
 	}
-	names := strings.Join([]string{c.Ident, c.Alt, c.Title, c.LinkLabel, file}, " ")
-	if logoWord.MatchString(names) {
+	ident := strings.Join([]string{c.Ident, c.Alt, c.Title, c.LinkLabel, file}, " ")
+	if logoWord.MatchString(ident) {
 		s += 20
 	}
-	if l := normName(label); len(l) >= 3 {
-		for _, n := range []string{c.Alt, c.Title, c.LinkLabel, file} {
-			if nn := normName(n); nn != "" && (strings.Contains(nn, l) || (len(nn) >= 4 && strings.Contains(l, nn))) {
-				s += 20
-				break
-			}
-		}
+	if namesSite(names, []string{c.Alt, c.Title, c.LinkLabel, file}) {
+		s += 20
+	} else if other := cleanName(logoWords.ReplaceAllString(c.Alt, " ")); other != "" && logoWord.MatchString(c.Alt) && !c.InHeader && !c.InHomeLink {
+		// "Red Hat Logo" on a page whose name is something else: another
+		// organisation's badge (a sponsor, a host, a standard).
+		s -= 25
 	}
-	if notLogo.MatchString(names) {
+	if notLogo.MatchString(ident) {
 		s -= 40
 	}
 	if c.Y < 160 {
@@ -91,6 +90,36 @@ func scoreLogo(c *logoCand, label string, vw float64) float64 {
 	return s
 }
 
+// namesSite reports whether one of texts contains one of the site's folded
+// names (or, for a short text, is contained in one).
+func namesSite(names, texts []string) bool {
+	for _, l := range names {
+		if len(l) < 3 {
+			continue
+		}
+		for _, n := range texts {
+			if nn := normName(n); nn != "" && (strings.Contains(nn, l) || (len(nn) >= 4 && strings.Contains(l, nn))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// siteNames are the folded names the page gives itself: the domain label,
+// og:site_name, application-name and the title's parts without noise.
+func siteNames(sig *Signals, label string) []string {
+	out := []string{normName(label)}
+	for _, t := range []string{sig.Meta.OGSiteName, sig.Meta.AppName, sig.Title} {
+		for _, p := range splitTitle(t) {
+			if n := normName(p); n != "" && !genericNames.MatchString(p) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 // bodyLogos returns the page's logo candidates worth trying, best first,
 // and the names (alt/title) of the best one.
 func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
@@ -99,15 +128,16 @@ func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
 		s float64
 	}
 	var list []scored
+	names := siteNames(sig, label)
 	for i := range sig.Logos {
 		c := &sig.Logos[i]
-		if s := scoreLogo(c, label, sig.Viewport.W); s >= 30 {
+		if s := scoreLogo(c, names, sig.Viewport.W); s >= 30 {
 			list = append(list, scored{c, s})
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
 	var out []logoOption
-	var names []string
+	names = nil
 	for i, x := range list {
 		if i == 3 {
 			break
@@ -120,7 +150,9 @@ func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
 			o.src = x.c.LightSrc
 		}
 		out = append(out, o)
-		if i == 0 {
+		// Only a logo in the header, the home link or the top band names
+		// the brand; any other image's alt text is about something else.
+		if i == 0 && (x.c.InHeader || x.c.InHomeLink || x.c.Y < 160) {
 			names = append(names, x.c.Alt, x.c.Title)
 		}
 	}

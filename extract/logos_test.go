@@ -7,7 +7,7 @@ func TestScoreLogo(t *testing.T) {
 	const vw = 1280
 	logo := logoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true,
 		Src: "https://acme.example/img/acme-logo.svg", Alt: "Acme"}
-	good := scoreLogo(&logo, "acme", vw)
+	good := scoreLogo(&logo, []string{"acme"}, vw)
 	if good < 30 {
 		t.Fatalf("header logo scored %v", good)
 	}
@@ -21,13 +21,13 @@ func TestScoreLogo(t *testing.T) {
 		"overlay":      {Kind: "img", X: 40, Y: 600, W: 100, H: 30, Visible: true, InOverlay: true, Src: "https://cmp.example/logo.svg"},
 	}
 	for name, c := range decoys {
-		if s := scoreLogo(&c, "acme", vw); s >= good || (name != "footer logo" && s >= 30) {
+		if s := scoreLogo(&c, []string{"acme"}, vw); s >= good || (name != "footer logo" && s >= 30) {
 			t.Errorf("%s scored %v (logo %v)", name, s, good)
 		}
 	}
 	// A locale home link and the brand in the file name count like the alt text.
 	alt := logoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true, Src: "https://acme.example/de/static/acme.svg"}
-	if s := scoreLogo(&alt, "acme", vw); s < 30 {
+	if s := scoreLogo(&alt, []string{"acme"}, vw); s < 30 {
 		t.Errorf("logo named by file only scored %v", s)
 	}
 }

@@ -18,7 +18,14 @@ type nameSource struct {
 var (
 	titleSeparators = regexp.MustCompile(`\s+[|–—\-:·•»/]+\s+|\s*[|–—·•»]\s*|:\s+`)
 	logoWords       = regexp.MustCompile(`(?i)\b(the )?(official )?(logo|logotype|home ?page|home|link|go to|back to|return to|startseite|accueil)\b`)
-	genericNames    = regexp.MustCompile(`(?i)^(home|home ?page|welcome|index|loading.*|redirecting.*|untitled.*|official (web)?site|startseite|accueil|inicio|главная|404|not found|page not found|error|just a moment.*|access denied)$`)
+	// Page-title noise around a name: version numbers ("v20.20.2",
+	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
+	// (Documentation, Docs, Manual, Home Page …) at either end.
+	versionNoise = regexp.MustCompile(`(?i)(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
+	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
+	genericHead  = regexp.MustCompile(`(?i)^(welcome to( the)?|welcome|home|index|made with|powered by|built with)(\s+|$)`)
+	bareNumber   = regexp.MustCompile(`^[\d.\s]+$`)
+	genericNames = regexp.MustCompile(`(?i)^(home|home ?page|welcome|index|loading.*|redirecting.*|untitled.*|official (web)?site|startseite|accueil|inicio|главная|404|not found|page not found|error|just a moment.*|access denied)$`)
 )
 
 // domainLabel returns the registrable name of host without its public suffix
@@ -112,11 +119,58 @@ func cleanName(s string) string {
 	return s
 }
 
+// stripNameNoise removes version numbers and generic words from a name
+// candidate: "Node.js v20.20.2 Documentation" → "Node.js", "Apache HTTP
+// Server Version 2.4" → "Apache HTTP Server", "3.11.2 Documentation" → "".
+func stripNameNoise(s string) string {
+	for {
+		t := cleanName(versionNoise.ReplaceAllString(s, " "))
+		t = cleanName(genericTail.ReplaceAllString(t, ""))
+		t = cleanName(genericHead.ReplaceAllString(t, ""))
+		if bareNumber.MatchString(t) {
+			t = ""
+		}
+		if t == s {
+			return t
+		}
+		s = t
+	}
+}
+
+// siteCasing returns name as the page itself writes it most often (title
+// and text, whole words, case-insensitive), or name unchanged when the page
+// never writes it. It fixes names that reach us lower-cased (alt texts,
+// domain labels) without touching a name the page writes in lower case.
+func siteCasing(name string, texts ...string) string {
+	if name == "" {
+		return name
+	}
+	re, err := regexp.Compile(`(?i)(^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(name) + `)($|[^\p{L}\p{N}])`)
+	if err != nil {
+		return name
+	}
+	counts := map[string]int{}
+	for _, t := range texts {
+		for _, m := range re.FindAllStringSubmatch(t, 200) {
+			if strings.ToUpper(m[2]) != m[2] || strings.ToUpper(name) == name {
+				counts[m[2]]++
+			}
+		}
+	}
+	best, n := name, counts[name]
+	for form, c := range counts {
+		if c > n || (c == n && form < best && best != name) {
+			best, n = form, c
+		}
+	}
+	return best
+}
+
 // splitTitle splits "Home | Kilnmoor Pottery — tagline" into its parts.
 func splitTitle(s string) []string {
 	var out []string
 	for _, p := range titleSeparators.Split(s, -1) {
-		if p = cleanName(p); p != "" {
+		if p = stripNameNoise(cleanName(p)); p != "" {
 			out = append(out, p)
 		}
 	}
@@ -130,6 +184,19 @@ func chooseBrand(host string, sources []nameSource) string {
 	label := domainLabel(host)
 	best, bestScore := "", -1e9
 	anyMatch, bestIsLead := false, false
+	// agree counts, per folded name, the sources that offer it: a name two
+	// signals agree on (title and logo alt, og:site_name and manifest …)
+	// beats one only a single signal offers.
+	agree := map[string]int{}
+	for _, src := range sources {
+		seen := map[string]bool{}
+		for _, part := range splitTitle(src.text) {
+			if n := normName(part); n != "" && !seen[n] {
+				seen[n] = true
+				agree[n]++
+			}
+		}
+	}
 	for _, src := range sources {
 		parts := splitTitle(src.text)
 		for i, part := range parts {
@@ -141,7 +208,7 @@ func chooseBrand(host string, sources []nameSource) string {
 			if sim > 0.3 {
 				anyMatch = true
 			}
-			score := 15*sim + src.priority - 0.4*float64(max(0, words-3))
+			score := 15*sim + src.priority - 0.4*float64(max(0, words-3)) + 1.5*float64(agree[normName(part)]-1)
 			if len(parts) > 1 && i > 0 {
 				score -= 0.5 // taglines follow the name more often than not
 			}
@@ -156,6 +223,18 @@ func chooseBrand(host string, sources []nameSource) string {
 		return best
 	}
 	return titleCaseLabel(label)
+}
+
+// brandCasing writes the chosen name the way the page writes it most often
+// (the title counts twice): "python" from an alt text becomes "Python" on a
+// page that says Python throughout, and stays "mpv" on one that says mpv.
+// All-capital forms are ignored (CSS text-transform shows in the text).
+func brandCasing(name, title, text string) string {
+	form := siteCasing(name, title, title, text)
+	if form != name && strings.ToUpper(form) == form && strings.ToUpper(name) != name {
+		return name
+	}
+	return form
 }
 
 // titleCaseLabel turns "voltmoth-synths" into "Voltmoth Synths".
