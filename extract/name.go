@@ -199,6 +199,7 @@ func chooseBrand(host string, sources []nameSource) string {
 	}
 	for _, src := range sources {
 		parts := splitTitle(src.text)
+		split := len(titleSeparators.Split(src.text, -1)) > 1 // before noise parts were dropped
 		for i, part := range parts {
 			words := len(strings.Fields(part))
 			if len([]rune(part)) > 60 || words > 6 || genericNames.MatchString(part) {
@@ -215,7 +216,7 @@ func chooseBrand(host string, sources []nameSource) string {
 			if score > bestScore {
 				best, bestScore = part, score
 				// "Brand | tagline": a short first part of a split title.
-				bestIsLead = i == 0 && len(parts) > 1 && words <= 3
+				bestIsLead = i == 0 && split && words <= 3
 			}
 		}
 	}
