@@ -28,7 +28,9 @@ var archetypeLexicon = map[string][]string{
 	"Lover":     {"love", "passion", "beautiful", "beauty", "intimate", "sensual", "indulg", "desire", "romanc", "elegan", "delight", "pleasure", "exquisite", "gorgeous", "sweet", "heart", "kiss", "seduct", "silk"},
 	"Caregiver": {"care", "caring", "comfort", "gentle", "welcom", "warm", "nurtur", "support", "help", "protect", "safe", "family", "cosy", "cozy", "look after", "kind", "quiet", "rest", "relax", "blanket", "mother", "stay", "hurry", "tea", "share", "wellbeing", "heal"},
 	"Jester":    {"fun", "funny", "laugh", "play", "silly", "joke", "party", "wink", "cheeky", "giggl", "whimsic", "quirk", "oops", "yay", "ha ha", "goof", "prank", "banter"},
-	"Sage":      {"learn", "knowledge", "insight", "research", "expert", "understand", "truth", "wisdom", "data", "analy", "guide", "evidence", "science", "study", "teach", "fact", "think", "method", "rigor", "rigour", "clarity", "informed"},
+	"Sage": {"learn", "knowledge", "insight", "research", "expert", "understand", "truth", "wisdom", "data", "analy", "guide", "evidence", "science", "study", "teach", "fact", "think", "method", "rigor", "rigour", "clarity", "informed",
+		// Technical documentation explains: reference pages, manuals, APIs.
+		"documentation", "reference", "tutorial", "manual", "handbook", "librar", "api", "function", "module", "syntax", "specification", "install", "configur", "compil", "faq", "glossary", "how to", "overview", "introduction", "example", "release notes", "changelog", "chapter", "appendix", "implement", "standard library", "source code", "interface", "parameter", "macro", "struct", "trait", "directive"},
 }
 
 var toneLexicon = map[string][]string{
