@@ -144,6 +144,11 @@ func (p *palette) observe(sig *Signals) {
 			amount = o.W / 150
 		}
 		score := w * math.Sqrt(math.Min(amount, 9))
+		if h := sig.Viewport.H; h > 0 && o.Top > 3*h {
+			// Seen only far below the first screens: content markup
+			// (item kinds, syntax, tables), not the site's frame.
+			score *= 0.5
+		}
 		if e := p.get(o.C); e != nil {
 			if overlay {
 				e.overlay += score
