@@ -18,7 +18,7 @@ type webManifest struct {
 	ThemeColor      string         `json:"theme_color"`
 	BackgroundColor string         `json:"background_color"`
 	Icons           []manifestIcon `json:"icons"`
-	base            *url.URL
+	Base            string         `json:"base"` // the manifest's own URL, for its relative icon URLs
 }
 
 type manifestIcon struct {
@@ -29,7 +29,11 @@ type manifestIcon struct {
 }
 
 func (m *webManifest) resolve(ref string) string {
-	u, err := m.base.Parse(ref)
+	base, err := url.Parse(m.Base)
+	if err != nil {
+		return ""
+	}
+	u, err := base.Parse(ref)
 	if err != nil {
 		return ""
 	}
@@ -42,8 +46,7 @@ func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href st
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return nil
 	}
-	base, err := url.Parse(href)
-	if err != nil {
+	if _, err := url.Parse(href); err != nil {
 		return nil
 	}
 	body, _, err := e.fetch(ctx, href, maxManifest)
@@ -56,7 +59,7 @@ func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href st
 		log.Debug("manifest unreadable", "href", trimURL(href), "err", err)
 		return nil
 	}
-	m.base = base
+	m.Base = href
 	return &m
 }
 
@@ -76,45 +79,61 @@ func phaseContext(ctx context.Context, max, reserve time.Duration) (context.Cont
 // renderPhase bounds the PNG renderings of one extraction.
 const renderPhase = 10 * time.Second
 
-// assemble turns the page's signals into the pack and its assets (logo PNGs
-// drawn with r); it also returns the copy the voice was judged from.
+// assemble observes what the page alone does not show (the manifest, the
+// logo files), judges the Signals into the pack, and builds the pack's
+// assets (the chosen files, monochrome copies, PNGs drawn with r); it also
+// returns the copy the voice was judged from.
 func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain string, page *loaded, r *renderer) (*app.Extraction, string, error) {
 	sig := page.Sig
-	if e.cfg.OnSignals != nil {
-		e.cfg.OnSignals(domain, sig)
-	}
 	// Downloads get their own, shorter deadline inside the budget: a slow
 	// logo host costs that logo, not the whole pack.
 	dctx, cancel := phaseContext(ctx, downloadPhase, time.Second)
 	defer cancel()
-	man := e.fetchManifest(dctx, log, sig.Meta.Manifest)
-	logos, assets, logoNames, fills := e.chooseLogos(dctx, log, domain, page.URL, sig, man)
+	sig.Manifest = e.fetchManifest(dctx, log, sig.Meta.Manifest)
+	files := map[string]*stored{}
+	open := func(o logoOption, src string) *LogoFile {
+		key := logoKey(o, src)
+		if f := recordedLogo(sig, key); f != nil {
+			return f
+		}
+		f := LogoFile{Key: key}
+		if s, err := e.store(dctx, domain, o, src); err != nil {
+			log.Debug("logo candidate rejected", "src", trimURL(src), "err", err)
+			f.Error = trimURL(err.Error())
+		} else {
+			f = describeLogo(key, s)
+			files[s.asset.SHA256] = s
+		}
+		sig.LogoFiles = append(sig.LogoFiles, f)
+		return &f
+	}
+	plan := planLogos(domain, page.URL, sig, sig.Manifest, open)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	brand := brandCasing(chooseBrand(hostOf(page.URL, domain), brandSources(sig, man, logoNames)), sig.Title, sig.Text)
-	colors := chooseColors(sig, man, fills)
-	logos, assets = addMonoLogo(log, domain, colors.Background, logos, assets)
+	if e.cfg.OnSignals != nil {
+		e.cfg.OnSignals(domain, sig)
+	}
+	pack := judgePlanned(domain, sig, plan)
+	assets := []app.Asset{}
+	for _, l := range pack.Logos {
+		for _, s := range files {
+			if s.asset.File == l.URL {
+				assets = append(assets, s.asset)
+				break
+			}
+		}
+	}
+	logos := pack.Logos
+	logos, assets = addMonoLogo(log, domain, pack.Colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
 	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
 	rcancel()
-	logos, assets = addRasterMono(log, domain, colors.Background, logos, assets)
+	logos, assets = addRasterMono(log, domain, pack.Colors.Background, logos, assets)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	fonts := chooseFonts(sig)
-	copyText := strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
-	voice := analyzeVoice(copyText)
-	log.Debug("judged", "brand", brand, "primary", colors.Primary, "fonts", len(fonts), "archetype", voice.Archetype)
-	return &app.Extraction{
-		Pack: app.Pack{
-			Brand:  brand,
-			Domain: domain,
-			Colors: colors,
-			Fonts:  fonts,
-			Logos:  logos,
-			Voice:  voice,
-		},
-		Assets: assets,
-	}, copyText, nil
+	pack.Logos = logos
+	log.Debug("judged", "brand", pack.Brand, "primary", pack.Colors.Primary, "fonts", len(pack.Fonts), "archetype", pack.Voice.Archetype)
+	return &app.Extraction{Pack: pack, Assets: assets}, copyText(sig), nil
 }

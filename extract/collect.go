@@ -56,6 +56,11 @@ type Signals struct {
 	Body        elementStyle `json:"body"`
 	HTML        elementStyle `json:"html"`
 	Overlays    int          `json:"overlays"`
+
+	// Filled in by the observer after the page: the web app manifest and
+	// every logo candidate it tried (see LogoFile).
+	Manifest  *webManifest `json:"manifest,omitempty"`
+	LogoFiles []LogoFile   `json:"logoFiles"`
 }
 
 type iconLink struct {

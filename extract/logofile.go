@@ -61,12 +61,11 @@ func (notImageError) Error() string { return "not a logo image format" }
 var errNotImage error = notImageError{}
 
 // logoRole guesses wordmark / symbol / combination / icon.
-func logoRole(o logoOption, s *stored) string {
+func logoRole(o logoOption, f *LogoFile) string {
 	if o.icon {
 		return "icon"
 	}
-	if s.info.Ext == "svg" {
-		f := inspectSVG(s.asset.Data)
+	if f.Ext == "svg" {
 		switch {
 		case f.TextChars > 0 && f.Marks > 0:
 			return "combination"
@@ -74,7 +73,7 @@ func logoRole(o logoOption, s *stored) string {
 			return "wordmark"
 		}
 	}
-	w, h := float64(s.info.Width), float64(s.info.Height)
+	w, h := float64(f.Width), float64(f.Height)
 	if w <= 0 || h <= 0 {
 		return "combination"
 	}
@@ -87,13 +86,13 @@ func logoRole(o logoOption, s *stored) string {
 	return "combination"
 }
 
-func logoEntry(s *stored, role string, variants []string, source string) app.Logo {
-	if s.info.Alpha && !contains(variants, "transparent") {
+func logoEntry(f *LogoFile, role string, variants []string, source string) app.Logo {
+	if f.Alpha && !contains(variants, "transparent") {
 		variants = append(variants, "transparent")
 	}
 	if len(variants) == 0 {
 		variants = []string{"opaque"}
 	}
-	return app.Logo{URL: s.asset.File, Role: role, Variants: variants, SourceURL: source,
-		Format: s.info.Ext, Width: s.info.Width, Height: s.info.Height}
+	return app.Logo{URL: "logo-" + f.SHA256[:12] + "." + f.Ext, Role: role, Variants: variants, SourceURL: source,
+		Format: f.Ext, Width: f.Width, Height: f.Height}
 }

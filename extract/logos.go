@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"context"
-	"log/slog"
 	"net/url"
 	"path"
 	"regexp"
@@ -242,10 +240,31 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// chooseLogos picks, downloads and stores the logo (and its dark variant and
-// an app icon). It also returns the logo's name texts and SVG paint colours
-// for the name and colour judgements. Logos is never nil.
-func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, pageURL string, sig *Signals, man *webManifest) ([]app.Logo, []app.Asset, []string, []string) {
+// logoPlan is the judge's logo choice: the main logo, its dark variant and
+// an app icon (each nil when absent), the main logo's name texts and its
+// colours (evidence for the name and colour judgements).
+type logoPlan struct {
+	main, dark, icon *plannedLogo
+	names, fills     []string
+}
+
+// plannedLogo is one chosen file.
+type plannedLogo struct {
+	src  string // "" for an inline SVG
+	file *LogoFile
+	role string
+}
+
+// logoOpener tries one candidate: the observer downloads it (and keeps the
+// bytes), the offline judge looks it up in Signals.LogoFiles. nil: unusable.
+type logoOpener func(o logoOption, src string) *LogoFile
+
+// planLogos ranks the page's logo candidates and picks the first usable one
+// (at most six tries, duplicate files skipped), then its dark variant and,
+// unless the logo is itself an icon, the best app icon. It makes the same
+// choice live and from recorded Signals. No logo candidate at all, or none
+// usable, means no logo: never a guess.
+func planLogos(domain, pageURL string, sig *Signals, man *webManifest, open logoOpener) logoPlan {
 	label := domainLabel(hostOf(pageURL, domain))
 	body, names := bodyLogos(sig, label)
 	icons := iconOptions(sig, man, pageURL)
@@ -259,72 +278,69 @@ func (e *Extractor) chooseLogos(ctx context.Context, log *slog.Logger, domain, p
 	if sig.Meta.OGImage != "" {
 		fallbacks = append(fallbacks, logoOption{src: sig.Meta.OGImage})
 	}
-
-	logos, assets := []app.Logo{}, []app.Asset{}
-	var fills []string
+	plan := logoPlan{names: names}
 	seen := map[string]bool{}
-	keep := func(s *stored, l app.Logo) {
-		seen[s.asset.SHA256] = true
-		logos = append(logos, l)
-		assets = append(assets, s.asset)
-	}
 	attempts := 0
-	try := func(o logoOption, src string) *stored {
+	try := func(o logoOption, src string) *LogoFile {
 		if attempts >= 6 {
 			return nil
 		}
 		attempts++
-		s, err := e.store(ctx, domain, o, src)
-		if err != nil {
-			log.Debug("logo candidate rejected", "src", trimURL(src), "err", err)
+		f := open(o, src)
+		if f == nil || !f.OK || seen[f.SHA256] {
 			return nil
 		}
-		if seen[s.asset.SHA256] {
-			return nil
-		}
-		return s
+		seen[f.SHA256] = true
+		return f
 	}
-
-	var main *stored
 	var mainOpt logoOption
 	for _, o := range append(body, fallbacks...) {
-		if main = try(o, o.src); main != nil {
-			mainOpt = o
+		if f := try(o, o.src); f != nil {
+			src := o.src
+			if o.markup != "" {
+				src = ""
+			}
+			plan.main, mainOpt = &plannedLogo{src: src, file: f, role: logoRole(o, f)}, o
 			break
 		}
 	}
-	if main != nil {
-		var variants []string
-		var dark *stored
-		if mainOpt.dark != "" && mainOpt.dark != main.src {
-			dark = try(logoOption{boxW: mainOpt.boxW, boxH: mainOpt.boxH}, mainOpt.dark)
-			if dark != nil {
-				variants = []string{"light"}
-			}
+	if plan.main == nil {
+		return plan
+	}
+	if mainOpt.dark != "" && mainOpt.dark != plan.main.src {
+		if f := try(logoOption{boxW: mainOpt.boxW, boxH: mainOpt.boxH}, mainOpt.dark); f != nil {
+			plan.dark = &plannedLogo{src: mainOpt.dark, file: f, role: plan.main.role}
 		}
-		source := main.src // empty for an inline SVG: it has no file on the site
-		role := logoRole(mainOpt, main)
-		keep(main, logoEntry(main, role, variants, source))
-		if dark != nil {
-			keep(dark, logoEntry(dark, role, []string{"dark"}, dark.src))
-		}
-		fills = append(fills, mainOpt.fills...)
-		if main.info.Ext == "svg" {
-			for _, m := range fillColor.FindAllStringSubmatch(string(main.asset.Data), 50) {
-				fills = append(fills, m[1])
-			}
-		}
-		if !mainOpt.icon {
-			for _, o := range icons {
-				if s := try(o, o.src); s != nil {
-					keep(s, logoEntry(s, "icon", nil, s.src))
-					break
-				}
+	}
+	plan.fills = append(append(plan.fills, mainOpt.fills...), plan.main.file.Colors...)
+	if !mainOpt.icon {
+		for _, o := range icons {
+			if f := try(o, o.src); f != nil {
+				plan.icon = &plannedLogo{src: o.src, file: f, role: "icon"}
+				break
 			}
 		}
 	}
-	log.Info("logos " + strconv.Itoa(len(logos)))
-	return logos, assets, names, fills
+	return plan
+}
+
+// packLogos lists the plan's logos as the pack shows them (main, dark,
+// icon); the files are named by their hash as the observer stores them.
+func packLogos(plan logoPlan) []app.Logo {
+	logos := []app.Logo{}
+	add := func(p *plannedLogo, variants []string) {
+		if p != nil {
+			logos = append(logos, logoEntry(p.file, p.role, variants, p.src))
+		}
+	}
+	var mainVariants []string
+	if plan.dark != nil {
+		mainVariants = []string{"light"}
+	}
+	add(plan.main, mainVariants)
+	add(plan.dark, []string{"dark"})
+	add(plan.icon, nil)
+	return logos
 }
 
 func hostOf(raw, fallback string) string {

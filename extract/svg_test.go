@@ -84,7 +84,8 @@ func TestInspectSVGRoles(t *testing.T) {
 		info, _ := sniffImage(data)
 		s := &stored{info: info}
 		s.asset.Data = data
-		if got := logoRole(logoOption{}, s); got != c.role {
+		f := describeLogo("t", s)
+		if got := logoRole(logoOption{}, &f); got != c.role {
 			t.Errorf("role(%s) = %s, want %s", c.svg, got, c.role)
 		}
 	}

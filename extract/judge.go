@@ -1,0 +1,56 @@
+package extract
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Judge turns recorded Signals into a pack without a browser or network
+// (`brandpack judge FILE`, the golden tests): the logo choice replays the
+// observer's recorded LogoFiles. The pack's logos name the files the
+// observer stored; it has no monochrome or PNG copies (those are drawn from
+// the bytes) and no metadata.
+func Judge(sig *Signals) (app.Pack, error) {
+	if sig == nil || sig.Version != SignalsVersion {
+		return app.Pack{}, errors.New("judge: not a version 1 Signals file")
+	}
+	domain := strings.TrimPrefix(hostOf(sig.URL, ""), "www.")
+	if domain == "" {
+		return app.Pack{}, errors.New("judge: Signals without a page URL")
+	}
+	plan := planLogos(domain, sig.URL, sig, sig.Manifest, func(o logoOption, src string) *LogoFile {
+		return recordedLogo(sig, logoKey(o, src))
+	})
+	return judgePlanned(domain, sig, plan), nil
+}
+
+// judgePlanned judges name, colours, fonts and voice once the logos are
+// chosen (their names and colours are evidence).
+func judgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
+	return app.Pack{
+		Brand:  brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text),
+		Domain: domain,
+		Colors: chooseColors(sig, sig.Manifest, plan.fills),
+		Fonts:  chooseFonts(sig),
+		Logos:  packLogos(plan),
+		Voice:  analyzeVoice(copyText(sig)),
+	}
+}
+
+// copyText is the copy the voice is judged from.
+func copyText(sig *Signals) string {
+	return strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
+}
+
+// recordedLogo finds a tried candidate in sig.LogoFiles (nil: never tried).
+func recordedLogo(sig *Signals, key string) *LogoFile {
+	for i := range sig.LogoFiles {
+		if sig.LogoFiles[i].Key == key {
+			f := sig.LogoFiles[i]
+			return &f
+		}
+	}
+	return nil
+}

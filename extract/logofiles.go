@@ -1,0 +1,118 @@
+package extract
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"image"
+	"math"
+	"sort"
+
+	_ "image/gif"  // raster logo colours
+	_ "image/jpeg" // raster logo colours
+	_ "image/png"  // raster logo colours
+)
+
+// LogoFile is what the observer learnt about one logo candidate it tried to
+// download (or, for an inline SVG, to take from the page): whether it is a
+// usable logo image, and the facts the judge needs about it. The bytes stay
+// with the observer; the judge only sees these facts.
+type LogoFile struct {
+	Key       string   `json:"key"` // the candidate's URL, or "inline:" + SHA-256 of its markup
+	OK        bool     `json:"ok"`
+	Error     string   `json:"error,omitempty"`
+	Ext       string   `json:"ext,omitempty"` // svg, png, jpg, gif, webp, ico
+	Width     int      `json:"width,omitempty"`
+	Height    int      `json:"height,omitempty"`
+	Alpha     bool     `json:"alpha,omitempty"`
+	SHA256    string   `json:"sha256,omitempty"` // of the stored (sanitised) bytes
+	TextChars int      `json:"textChars,omitempty"`
+	Marks     int      `json:"marks,omitempty"`
+	Colors    []string `json:"colors,omitempty"` // SVG paints, or a raster's dominant non-neutral colours
+}
+
+// logoKey names a candidate in Signals.LogoFiles.
+func logoKey(o logoOption, src string) string {
+	if o.markup != "" && src == "" {
+		sum := sha256.Sum256([]byte(o.markup))
+		return "inline:" + hex.EncodeToString(sum[:])
+	}
+	return src
+}
+
+// describeLogo records the facts of stored bytes.
+func describeLogo(key string, s *stored) LogoFile {
+	f := LogoFile{Key: key, OK: true, Ext: s.info.Ext, Width: s.info.Width, Height: s.info.Height,
+		Alpha: s.info.Alpha, SHA256: s.asset.SHA256}
+	if s.info.Ext == "svg" {
+		facts := inspectSVG(s.asset.Data)
+		f.TextChars, f.Marks = facts.TextChars, facts.Marks
+		for _, m := range fillColor.FindAllStringSubmatch(string(s.asset.Data), 50) {
+			f.Colors = append(f.Colors, m[1])
+		}
+		return f
+	}
+	f.Colors = rasterColours(s.asset.Data)
+	return f
+}
+
+// rasterColours returns up to three dominant non-neutral colours of a
+// raster logo: opaque pixels, quantised to 4 bits a channel, with chroma,
+// each holding at least 4 % of the coloured pixels.
+func rasterColours(data []byte) []string {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	b := img.Bounds()
+	if b.Dx()*b.Dy() > 1024*1024 {
+		return nil
+	}
+	type bucket struct {
+		n       int
+		r, g, b float64
+	}
+	buckets := map[uint16]*bucket{}
+	total := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			if a < 0xe000 {
+				continue
+			}
+			c := rgba{R: float64(r) / 65535, G: float64(g) / 65535, B: float64(bl) / 65535, A: 1}
+			_, ca, cb := c.colorful().Lab()
+			if math.Hypot(ca, cb)*100 < 15 {
+				continue // greys, black, white
+			}
+			k := uint16(r>>12)<<8 | uint16(g>>12)<<4 | uint16(bl>>12)
+			bk := buckets[k]
+			if bk == nil {
+				bk = &bucket{}
+				buckets[k] = bk
+			}
+			bk.n++
+			bk.r += c.R
+			bk.g += c.G
+			bk.b += c.B
+			total++
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	list := make([]*bucket, 0, len(buckets))
+	for _, bk := range buckets {
+		list = append(list, bk)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].n > list[j].n })
+	var out []string
+	for _, bk := range list {
+		if len(out) == 3 || float64(bk.n) < 0.04*float64(total) {
+			break
+		}
+		n := float64(bk.n)
+		out = append(out, rgba{R: bk.r / n, G: bk.g / n, B: bk.b / n, A: 1}.hex())
+	}
+	return out
+}
