@@ -92,7 +92,18 @@ func ColorDistance(a, b string) float64 {
 // site's folder (logo files are compared byte for byte, SVG after the same
 // sanitising the extractor applies).
 func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
+	return score(x, exp, siteDir, false)
+}
+
+// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
+// asset bytes, so logos are compared by source path only.
+func ScoreJudged(p app.Pack, exp *Expected) []Check {
+	return score(&app.Extraction{Pack: p}, exp, "", true)
+}
+
+func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Check {
 	p := x.Pack
+	sameFile := fileMatcher(judged)
 	var out []Check
 	add := func(field string, ok bool, got, want string) {
 		out = append(out, Check{Field: field, OK: ok, Got: got, Want: want})
@@ -153,7 +164,7 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 		add("font2", true, fam(1), "(any)")
 	}
 
-	ok, got, want := scoreMainLogo(x, exp, siteDir)
+	ok, got, want := scoreMainLogo(x, exp, siteDir, judged)
 	add("logo", ok, got, want)
 	role := ""
 	if len(p.Logos) > 0 {
@@ -244,10 +255,20 @@ func sameFile(a *app.Asset, l app.Logo, path, siteDir string) bool {
 	return bytes.Equal(a.Data, want)
 }
 
+// fileMatcher compares a logo with the site's file at a path: by bytes for
+// an extraction, by source path for a judged pack (no bytes).
+func fileMatcher(judged bool) func(*app.Asset, app.Logo, string, string) bool {
+	if judged {
+		return func(_ *app.Asset, l app.Logo, path, _ string) bool { return sourcePath(l.SourceURL) == path }
+	}
+	return sameFile
+}
+
 // scoreMainLogo: the main logo is the stored copy of logo.path (the dark file
 // is also accepted, as the fixture notes allow), or, when the expected logo
 // is an inline SVG, a stored SVG without a source URL.
-func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, string, string) {
+func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool) (bool, string, string) {
+	sameFile := fileMatcher(judged)
 	if exp.noLogo() {
 		if len(x.Pack.Logos) == 0 {
 			return true, "none", "(no logo)"
@@ -261,7 +282,7 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, stri
 	a := assetOf(x, l)
 	got := sourcePath(l.SourceURL)
 	if exp.Logo.Path == nil {
-		return l.SourceURL == "" && l.Format == "svg" && a != nil, got, "(inline svg)"
+		return l.SourceURL == "" && l.Format == "svg" && (a != nil || judged), got, "(inline svg)"
 	}
 	siteDir = exp.SiteRoot(siteDir)
 	ok := sameFile(a, l, *exp.Logo.Path, siteDir)
