@@ -75,6 +75,11 @@ func unhashFamily(f string) (string, bool) {
 // first generic one when the stack names none.
 func cleanFamily(stack string) string {
 	fams := splitFamilies(stack)
+	if len(fams) > 0 && systemStackHead[strings.ToLower(fams[0])] {
+		// A system font stack: the visitor's own UI font, whatever the
+		// fallbacks after it name.
+		return "system-ui"
+	}
 	for _, f := range fams {
 		if genericFamilies[strings.ToLower(f)] {
 			continue
@@ -89,9 +94,27 @@ func cleanFamily(stack string) string {
 	return ""
 }
 
+// systemStackHead are the first entries of a system font stack.
+var systemStackHead = map[string]bool{"system-ui": true, "-apple-system": true, "blinkmacsystemfont": true, "ui-sans-serif": true}
+
+// monoFamily matches monospace families: code blocks, terminals and
+// preformatted text, not the voice of the prose.
+var monoFamily = regexp.MustCompile(`(?i)mono|code|courier|consolas|menlo|monaco|terminal|fixedsys|inconsolata|hack$|iosevka|^monospace$`)
+
+// isMonoStack reports whether a font-family stack is a monospace one.
+func isMonoStack(stack string) bool {
+	for _, f := range splitFamilies(stack) {
+		if strings.EqualFold(f, "monospace") || strings.EqualFold(f, "ui-monospace") {
+			return true
+		}
+	}
+	return monoFamily.MatchString(cleanFamily(stack))
+}
+
 type fontUse struct {
 	family        string
 	text, heading int
+	mono          bool
 	weights       map[int]bool
 }
 
@@ -109,7 +132,7 @@ func chooseFonts(sig *Signals) []app.Font {
 		k := strings.ToLower(fam)
 		u, ok := uses[k]
 		if !ok {
-			u = &fontUse{family: fam, weights: map[int]bool{}}
+			u = &fontUse{family: fam, mono: isMonoStack(stack), weights: map[int]bool{}}
 			uses[k] = u
 			order = append(order, k)
 		}
@@ -144,9 +167,23 @@ func chooseFonts(sig *Signals) []app.Font {
 	if len(uses) == 0 {
 		return []app.Font{}
 	}
+	// Prose beats code: a monospace family only leads when no other family
+	// sets a tenth as much text (a site written entirely in a code font).
+	proseText, monoText := 0, 0
+	for _, u := range uses {
+		if u.mono {
+			monoText += u.text
+		} else {
+			proseText += u.text
+		}
+	}
+	demoteMono := proseText > 0 && float64(proseText) >= 0.1*float64(monoText)
 	byText := append([]string(nil), order...)
 	sort.SliceStable(byText, func(i, j int) bool {
 		a, b := uses[byText[i]], uses[byText[j]]
+		if demoteMono && a.mono != b.mono {
+			return !a.mono
+		}
 		if a.text != b.text {
 			return a.text > b.text
 		}
@@ -165,6 +202,9 @@ func chooseFonts(sig *Signals) []app.Font {
 	if secondary == nil { // else the next most used family, if it is used at all
 		for _, k := range byText[1:] {
 			u := uses[k]
+			if u.mono && !primary.mono {
+				continue // code samples are not a brand typeface
+			}
 			if n := u.text + u.heading; n >= 40 || (total > 0 && float64(n)/float64(total) >= 0.02) {
 				secondary = u
 				break
