@@ -202,9 +202,6 @@ func chooseFonts(sig *Signals) []app.Font {
 	if secondary == nil { // else the next most used family, if it is used at all
 		for _, k := range byText[1:] {
 			u := uses[k]
-			if u.mono && !primary.mono {
-				continue // code samples are not a brand typeface
-			}
 			if n := u.text + u.heading; n >= 40 || (total > 0 && float64(n)/float64(total) >= 0.02) {
 				secondary = u
 				break
