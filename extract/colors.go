@@ -36,6 +36,7 @@ const (
 	weightManifest   = 5
 	weightTileColor  = 3
 	weightLogoFill   = 3
+	logoAgreement    = 1.25 // a page colour that is also the logo's beats the page's best by this factor
 	minPaletteScore  = 2
 	maxPalette       = 8
 )
@@ -286,6 +287,43 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 	p.observe(sig)
 	if man != nil {
 		p.add(man.ThemeColor, weightManifest)
+	}
+	// The chosen logo's own colours: where the page already paints with
+	// one of them, logo and page agree and that colour wins; then each
+	// counts as evidence of its own.
+	var logo []rgba
+	for _, f := range logoFills {
+		if c, ok := parseColor(f); ok && c.A >= 0.5 {
+			logo = append(logo, c.over(p.bg))
+		}
+	}
+	top := 0.0
+	for _, e := range p.ev {
+		if !e.neutral() {
+			top = math.Max(top, e.score)
+		}
+	}
+	var agree []*colorEv
+	best := 0.0
+	for _, e := range p.ev {
+		if e.score < minPaletteScore || e.neutral() {
+			continue
+		}
+		for _, c := range logo {
+			if deltaE(e.c, c) < 8 {
+				agree = append(agree, e)
+				best = math.Max(best, e.score)
+				break
+			}
+		}
+	}
+	if len(agree) > 0 {
+		// The agreeing colours rise together, in their own order, until
+		// the best of them leads the page.
+		f := math.Max(logoAgreement, top*logoAgreement/best)
+		for _, e := range agree {
+			e.score *= f
+		}
 	}
 	for _, f := range logoFills {
 		p.add(f, weightLogoFill)

@@ -61,7 +61,7 @@ func scoreLogo(c *logoCand, names []string, vw float64) float64 {
 		// organisation's badge (a sponsor, a host, a standard).
 		s -= 25
 	}
-	if notLogo.MatchString(ident) {
+	if notLogo.MatchString(withoutSiteNames(ident, names)) {
 		s -= 40
 	}
 	if c.Y < 160 {
@@ -102,6 +102,27 @@ func namesSite(names, texts []string) bool {
 		}
 	}
 	return false
+}
+
+// withoutSiteNames drops the words of text that carry one of the site's
+// names, so a brand that happens to contain "arrow" or "press" is not read
+// as an arrow icon or a press logo.
+func withoutSiteNames(text string, names []string) string {
+	words := strings.Fields(text)
+	out := words[:0]
+	for _, w := range words {
+		keep := true
+		for _, n := range names {
+			if len(n) >= 4 && strings.Contains(normName(w), n) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // siteNames are the folded names the page gives itself: the domain label,
@@ -313,6 +334,9 @@ func planLogos(domain, pageURL string, sig *Signals, man *webManifest, open logo
 		}
 	}
 	plan.fills = append(append(plan.fills, mainOpt.fills...), plan.main.file.Colors...)
+	if plan.dark != nil { // the same logo for dark backgrounds: its colours are the brand's too
+		plan.fills = append(plan.fills, plan.dark.file.Colors...)
+	}
 	if !mainOpt.icon {
 		for _, o := range icons {
 			if f := try(o, o.src); f != nil {
