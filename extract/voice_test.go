@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,3 +71,45 @@ func TestVoiceOtherLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestVoiceLabelledSet measures the archetype classifier on the labelled
+// samples in testdata/voice (written for the project). It fails below the
+// accuracy recorded in docs/accuracy.md, so a lexicon change that makes the
+// classifier worse shows.
+func TestVoiceLabelledSet(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "voice", "samples.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []struct {
+		Kind, Archetype, Text string
+	}
+	if err := json.Unmarshal(b, &samples); err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) < 40 {
+		t.Fatalf("%d samples, want at least 40", len(samples))
+	}
+	right := 0
+	byKind := map[string][2]int{}
+	for _, s := range samples {
+		got := analyzeVoice(s.Text).Archetype
+		k := byKind[s.Kind]
+		k[1]++
+		if got == s.Archetype {
+			right++
+			k[0]++
+		} else {
+			t.Logf("miss (%s): got %s, want %s: %.60q", s.Kind, got, s.Archetype, s.Text)
+		}
+		byKind[s.Kind] = k
+	}
+	acc := float64(right) / float64(len(samples))
+	t.Logf("voice archetype accuracy: %d/%d = %.0f %%; by kind: %v", right, len(samples), 100*acc, byKind)
+	if acc < minVoiceAccuracy {
+		t.Errorf("accuracy %.2f below %.2f", acc, minVoiceAccuracy)
+	}
+}
+
+// minVoiceAccuracy is the floor TestVoiceLabelledSet holds the classifier to.
+const minVoiceAccuracy = 0.8
