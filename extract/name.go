@@ -21,7 +21,7 @@ var (
 	// Page-title noise around a name: version numbers ("v20.20.2",
 	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
 	// (Documentation, Docs, Manual, Home Page …) at either end.
-	versionNoise = regexp.MustCompile(`(?i)(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
+	versionNoise = regexp.MustCompile(`(?i)\b\d+\s*\(\s*\d[\d.]*\s*\)|(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
 	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
 	genericHead  = regexp.MustCompile(`(?i)^(welcome to( the)?|welcome|home|index|made with|powered by|built with)(\s+|$)`)
 	bareNumber   = regexp.MustCompile(`^[\d.\s]+$`)

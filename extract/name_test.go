@@ -56,3 +56,38 @@ func TestBrandSourcesCleansLogoText(t *testing.T) {
 		t.Errorf("brand %q", got)
 	}
 }
+
+func TestStripNameNoise(t *testing.T) {
+	cases := map[string]string{
+		"Rust Documentation":                  "Rust",
+		"Node.js v20.20.2 Documentation":      "Node.js",
+		"PostgreSQL 15.20 Documentation":      "PostgreSQL",
+		"Apache HTTP Server Version 2.4":      "Apache HTTP Server",
+		"3.11.2 Documentation":                "",
+		"Welcome to Kestrel Docs":             "Kestrel",
+		"Tallowmere Manual":                   "Tallowmere",
+		"Fenwick 10 (10.1.60)":                "Fenwick",
+		"The Debian Administrator's Handbook": "The Debian Administrator's Handbook",
+		"Sonnenhof Käserei":                   "Sonnenhof Käserei",
+	}
+	for in, want := range cases {
+		if got := stripNameNoise(in); got != want {
+			t.Errorf("stripNameNoise(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBrandCasing(t *testing.T) {
+	cases := []struct{ name, title, text, want string }{
+		{"python", "", "Python 3 documentation. Python is a language. The python logo.", "Python"},
+		{"Libxslt", "libxslt", "libxslt is the XSLT library. Libxslt is fast.", "libxslt"},
+		{"mpv", "mpv", "mpv is a media player.", "mpv"},
+		{"Kestrelway", "", "KESTRELWAY KESTRELWAY KESTRELWAY", "Kestrelway"}, // CSS upper-casing is not a casing
+		{"Orbit Grove", "", "nothing about it", "Orbit Grove"},
+	}
+	for _, c := range cases {
+		if got := brandCasing(c.name, c.title, c.text); got != c.want {
+			t.Errorf("brandCasing(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
