@@ -75,9 +75,7 @@ func unhashFamily(f string) (string, bool) {
 // first generic one when the stack names none.
 func cleanFamily(stack string) string {
 	fams := splitFamilies(stack)
-	if len(fams) > 0 && systemStackHead[strings.ToLower(fams[0])] {
-		// A system font stack: the visitor's own UI font, whatever the
-		// fallbacks after it name.
+	if isSystemStack(fams) {
 		return "system-ui"
 	}
 	for _, f := range fams {
@@ -94,8 +92,30 @@ func cleanFamily(stack string) string {
 	return ""
 }
 
-// systemStackHead are the first entries of a system font stack.
-var systemStackHead = map[string]bool{"system-ui": true, "-apple-system": true, "blinkmacsystemfont": true, "ui-sans-serif": true}
+// systemStackHead are the first entries of a system font stack, and
+// osUIFonts the operating systems' UI fonts such a stack lists after them.
+var (
+	systemStackHead = map[string]bool{"system-ui": true, "-apple-system": true, "blinkmacsystemfont": true, "ui-sans-serif": true}
+	osUIFonts       = map[string]bool{"segoe ui": true, "roboto": true, "helvetica neue": true, "helvetica": true, "arial": true,
+		"ubuntu": true, "cantarell": true, "oxygen": true, "oxygen-sans": true, "noto sans": true, "open sans": true,
+		"fira sans": true, "droid sans": true, "liberation sans": true, "san francisco": true, "sf pro text": true, "sf pro display": true}
+)
+
+// isSystemStack: a stack that starts with a system alias and names only
+// operating-system UI fonts after it asks for the visitor's own UI font
+// (reported as system-ui); one that names a brand face after the alias
+// ("ui-sans-serif, Manrope") asks for that face.
+func isSystemStack(fams []string) bool {
+	if len(fams) == 0 || !systemStackHead[strings.ToLower(fams[0])] {
+		return false
+	}
+	for _, f := range fams {
+		if l := strings.ToLower(f); !genericFamilies[l] && !osUIFonts[l] {
+			return false
+		}
+	}
+	return true
+}
 
 // monoFamily matches monospace families: code blocks, terminals and
 // preformatted text, not the voice of the prose.

@@ -10,7 +10,7 @@ func TestCleanFamily(t *testing.T) {
 		`"Brightwell Sans", "Helvetica Neue", Arial, sans-serif`: "Brightwell Sans",
 		`'Space Grotesk',Arial`:                                  "Space Grotesk",
 		`Georgia, serif`:                                         "Georgia",
-		`-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto`:  "Segoe UI",
+		`-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto`:  "system-ui", // a system stack, reported as such
 		`ui-sans-serif, system-ui, "Manrope"`:                    "Manrope",
 		`  Gill   Sans , sans-serif`:                             "Gill Sans",
 		`"Family, With Comma", serif`:                            "Family, With Comma",
