@@ -56,6 +56,9 @@ type Signals struct {
 	Body        elementStyle `json:"body"`
 	HTML        elementStyle `json:"html"`
 	Overlays    int          `json:"overlays"`
+	// TextBg: characters of copy by the painted background behind them
+	// ("" = nothing painted up to the root, i.e. the page's own).
+	TextBg []textBg `json:"textBg,omitempty"`
 
 	// Filled in by the observer after the page: the web app manifest and
 	// every logo candidate it tried (see LogoFile).
@@ -75,6 +78,11 @@ type jsonLDOrg struct {
 	Type string `json:"type"`
 	Name string `json:"name"`
 	Logo string `json:"logo"`
+}
+
+type textBg struct {
+	C     string `json:"c"`
+	Chars int    `json:"chars"`
 }
 
 type rootVar struct {

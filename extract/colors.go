@@ -75,6 +75,7 @@ func newPalette(sig *Signals) *palette {
 	if c, ok := parseColor(sig.Body.BG); ok && c.A >= 0.05 {
 		p.bg = c.over(p.bg)
 	}
+	p.bg = copyBackground(sig, p.bg)
 	p.text = rgba{R: 0, G: 0, B: 0, A: 1}
 	if c, ok := parseColor(sig.Body.Color); ok && c.A >= 0.05 {
 		p.text = c.over(p.bg)
@@ -96,6 +97,38 @@ func newPalette(sig *Signals) *palette {
 		}
 	}
 	return p
+}
+
+// copyBackground: when the body paints a frame and the copy sits on panels
+// of another colour (at least 60 % of its characters, at most 15 % on the
+// body's own colour), the page's background is the panels' colour: it is
+// what the words are read on.
+func copyBackground(sig *Signals, page rgba) rgba {
+	total, onPage := 0, 0
+	best, bestN := rgba{}, 0
+	byHex := map[string]int{}
+	for _, t := range sig.TextBg {
+		total += t.Chars
+		c, ok := parseColor(t.C)
+		if t.C == "" || !ok || c.A < 0.05 {
+			onPage += t.Chars
+			continue
+		}
+		c = c.over(page)
+		if deltaE(c, page) < 2 {
+			onPage += t.Chars
+			continue
+		}
+		h := c.hex()
+		byHex[h] += t.Chars
+		if byHex[h] > bestN {
+			best, bestN = c, byHex[h]
+		}
+	}
+	if total >= 200 && float64(bestN) >= 0.6*float64(total) && float64(onPage) <= 0.15*float64(total) {
+		return best
+	}
+	return page
 }
 
 func (p *palette) get(s string) *colorEv {
