@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 // Colour ranking. Every rendered colour collects evidence by role; the role
@@ -51,7 +53,7 @@ var (
 // colorEv is the evidence for one #RRGGBB.
 type colorEv struct {
 	hex     string
-	c       rgba
+	c       colour.RGBA
 	score   float64
 	overlay float64
 	paint   float64 // evidence from painted areas, borders, vars, metadata, logos (not text)
@@ -61,24 +63,24 @@ type colorEv struct {
 
 // palette scores the colours of a page.
 type palette struct {
-	bg, text rgba
+	bg, text colour.RGBA
 	ev       map[string]*colorEv
 }
 
 func newPalette(sig *Signals) *palette {
 	p := &palette{ev: map[string]*colorEv{}}
-	white := rgba{R: 1, G: 1, B: 1, A: 1}
+	white := colour.RGBA{R: 1, G: 1, B: 1, A: 1}
 	p.bg = white
-	if c, ok := parseColor(sig.HTML.BG); ok && c.A >= 0.05 {
-		p.bg = c.over(white)
+	if c, ok := colour.ParseColor(sig.HTML.BG); ok && c.A >= 0.05 {
+		p.bg = c.Over(white)
 	}
-	if c, ok := parseColor(sig.Body.BG); ok && c.A >= 0.05 {
-		p.bg = c.over(p.bg)
+	if c, ok := colour.ParseColor(sig.Body.BG); ok && c.A >= 0.05 {
+		p.bg = c.Over(p.bg)
 	}
 	p.bg = copyBackground(sig, p.bg)
-	p.text = rgba{R: 0, G: 0, B: 0, A: 1}
-	if c, ok := parseColor(sig.Body.Color); ok && c.A >= 0.05 {
-		p.text = c.over(p.bg)
+	p.text = colour.RGBA{R: 0, G: 0, B: 0, A: 1}
+	if c, ok := colour.ParseColor(sig.Body.Color); ok && c.A >= 0.05 {
+		p.text = c.Over(p.bg)
 	}
 	if strings.ReplaceAll(sig.Body.Color, " ", "") == "rgb(0,0,0)" {
 		// Body left at the default black: use the colour of most copy, if
@@ -92,8 +94,8 @@ func newPalette(sig *Signals) *palette {
 				}
 			}
 		}
-		if c, ok := parseColor(best); ok && c.A >= 0.5 && bestW >= 0.5*total {
-			p.text = c.over(p.bg)
+		if c, ok := colour.ParseColor(best); ok && c.A >= 0.5 && bestW >= 0.5*total {
+			p.text = c.Over(p.bg)
 		}
 	}
 	return p
@@ -103,23 +105,23 @@ func newPalette(sig *Signals) *palette {
 // of another colour (at least 60 % of its characters, at most 15 % on the
 // body's own colour), the page's background is the panels' colour: it is
 // what the words are read on.
-func copyBackground(sig *Signals, page rgba) rgba {
+func copyBackground(sig *Signals, page colour.RGBA) colour.RGBA {
 	total, onPage := 0, 0
-	best, bestN := rgba{}, 0
+	best, bestN := colour.RGBA{}, 0
 	byHex := map[string]int{}
 	for _, t := range sig.TextBg {
 		total += t.Chars
-		c, ok := parseColor(t.C)
+		c, ok := colour.ParseColor(t.C)
 		if t.C == "" || !ok || c.A < 0.05 {
 			onPage += t.Chars
 			continue
 		}
-		c = c.over(page)
-		if deltaE(c, page) < 2 {
+		c = c.Over(page)
+		if colour.DeltaE(c, page) < 2 {
 			onPage += t.Chars
 			continue
 		}
-		h := c.hex()
+		h := c.Hex()
 		byHex[h] += t.Chars
 		if byHex[h] > bestN {
 			best, bestN = c, byHex[h]
@@ -132,16 +134,16 @@ func copyBackground(sig *Signals, page rgba) rgba {
 }
 
 func (p *palette) get(s string) *colorEv {
-	c, ok := parseColor(s)
+	c, ok := colour.ParseColor(s)
 	if !ok || c.A < 0.1 {
 		return nil
 	}
-	o := c.over(p.bg)
-	h := o.hex()
+	o := c.Over(p.bg)
+	h := o.Hex()
 	if e, ok := p.ev[h]; ok {
 		return e
 	}
-	l, a, b := o.colorful().Lab()
+	l, a, b := o.Colorful().Lab()
 	e := &colorEv{hex: h, c: o, l: l * 100, ch: math.Hypot(a, b) * 100}
 	p.ev[h] = e
 	return e
@@ -246,18 +248,18 @@ var frameworkDefaults = []string{
 
 const frameworkDiscount = 0.35
 
-var frameworkColors = func() []rgba {
-	out := make([]rgba, 0, len(frameworkDefaults))
+var frameworkColors = func() []colour.RGBA {
+	out := make([]colour.RGBA, 0, len(frameworkDefaults))
 	for _, h := range frameworkDefaults {
-		c, _ := parseColor(h)
+		c, _ := colour.ParseColor(h)
 		out = append(out, c)
 	}
 	return out
 }()
 
-func isFrameworkDefault(c rgba) bool {
+func isFrameworkDefault(c colour.RGBA) bool {
 	for _, f := range frameworkColors {
-		if deltaE(c, f) < 2 {
+		if colour.DeltaE(c, f) < 2 {
 			return true
 		}
 	}
@@ -276,14 +278,12 @@ func (e *colorEv) neutral() bool {
 	return e.ch < 10 || e.l < 10 || (e.l > 94 && e.ch < 16) || (e.ch < 20 && e.paint < 2)
 }
 
-func deltaE(a, b rgba) float64 { return a.colorful().DistanceCIEDE2000(b.colorful()) * 100 }
-
 // rank returns the candidates that can stand for the brand, best first.
 // Chroma counts: a saturated colour on the buttons beats a dark slate used
 // for headings.
 func (p *palette) rank() (brand, neutral []*colorEv) {
 	for _, e := range p.ev {
-		if e.score <= 0 || deltaE(e.c, p.bg) < 4 || deltaE(e.c, p.text) < 4 {
+		if e.score <= 0 || colour.DeltaE(e.c, p.bg) < 4 || colour.DeltaE(e.c, p.text) < 4 {
 			continue
 		}
 		if e.overlay > e.score {
@@ -324,10 +324,10 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 	// The chosen logo's own colours: where the page already paints with
 	// one of them, logo and page agree and that colour wins; then each
 	// counts as evidence of its own.
-	var logo []rgba
+	var logo []colour.RGBA
 	for _, f := range logoFills {
-		if c, ok := parseColor(f); ok && c.A >= 0.5 {
-			logo = append(logo, c.over(p.bg))
+		if c, ok := colour.ParseColor(f); ok && c.A >= 0.5 {
+			logo = append(logo, c.Over(p.bg))
 		}
 	}
 	top := 0.0
@@ -343,7 +343,7 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 			continue
 		}
 		for _, c := range logo {
-			if deltaE(e.c, c) < 8 {
+			if colour.DeltaE(e.c, c) < 8 {
 				agree = append(agree, e)
 				best = math.Max(best, e.score)
 				break
@@ -363,11 +363,11 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 	}
 	brand, neutral := p.rank()
 
-	out := app.Colors{Background: p.bg.hex(), Text: p.text.hex(), Palette: []string{}}
+	out := app.Colors{Background: p.bg.Hex(), Text: p.text.Hex(), Palette: []string{}}
 	var picked []*colorEv
 	distinct := func(e *colorEv) bool {
 		for _, q := range picked {
-			if deltaE(e.c, q.c) < 10 {
+			if colour.DeltaE(e.c, q.c) < 10 {
 				return false
 			}
 		}
@@ -417,7 +417,7 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 		out.Secondary, out.Accent = secondary.hex, secondary.hex
 	} else {
 		for _, e := range neutral {
-			if e.l < 35 && e.paint >= 3 && deltaE(e.c, primary.c) >= 10 {
+			if e.l < 35 && e.paint >= 3 && colour.DeltaE(e.c, primary.c) >= 10 {
 				out.Secondary = e.hex
 				break
 			}
@@ -435,7 +435,7 @@ func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors
 		}
 		dup := false
 		for _, q := range pal {
-			if deltaE(e.c, q.c) < 6 {
+			if colour.DeltaE(e.c, q.c) < 6 {
 				dup = true
 				break
 			}

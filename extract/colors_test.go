@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 func TestParseColor(t *testing.T) {
@@ -54,27 +56,27 @@ func TestParseColor(t *testing.T) {
 		{"oklch(62.8% 0.2577 29.23 / 0.5)", "#FF0000", 0.5},
 	}
 	for _, c := range cases {
-		got, ok := parseColor(c.in)
+		got, ok := colour.ParseColor(c.in)
 		if !ok {
 			t.Errorf("parseColor(%q) failed", c.in)
 			continue
 		}
-		want, _ := parseColor(c.hex)
+		want, _ := colour.ParseColor(c.hex)
 		if !near255(got, want) || math.Abs(got.A-c.alpha) > 0.01 {
-			t.Errorf("parseColor(%q) = %s a=%.3f, want %s a=%.3f", c.in, got.hex(), got.A, c.hex, c.alpha)
+			t.Errorf("parseColor(%q) = %s a=%.3f, want %s a=%.3f", c.in, got.Hex(), got.A, c.hex, c.alpha)
 		}
 	}
 	for _, bad := range []string{"", "#12", "#12345", "#ggg", "rgb(1,2)", "rgb(1 2 3 4)", "rgb(1, 2 3)", "hsl(a, b, c)",
 		"notacolor", "currentColor", "var(--x)", "rgb(var(--r) 0 0)", "color(foo 1 2 3)", "rgb(1,2,3,)", "calc(1)", "rgb(1 2 3 / )"} {
-		if c, ok := parseColor(bad); ok {
+		if c, ok := colour.ParseColor(bad); ok {
 			t.Errorf("parseColor(%q) = %v, want failure", bad, c)
 		}
 	}
 }
 
 // near255 compares two colours with ±1 per 8-bit channel.
-func near255(a, b rgba) bool {
-	return abs(to255(a.R)-to255(b.R)) <= 1 && abs(to255(a.G)-to255(b.G)) <= 1 && abs(to255(a.B)-to255(b.B)) <= 1
+func near255(a, b colour.RGBA) bool {
+	return abs(colour.To255(a.R)-colour.To255(b.R)) <= 1 && abs(colour.To255(a.G)-colour.To255(b.G)) <= 1 && abs(colour.To255(a.B)-colour.To255(b.B)) <= 1
 }
 
 func abs(v int) int {
@@ -85,15 +87,15 @@ func abs(v int) int {
 }
 
 func TestNormalizeHexBlendsAlpha(t *testing.T) {
-	bg := rgba{R: 1, G: 1, B: 1, A: 1}
-	if got := normalizeHex("rgba(0, 0, 0, 0.5)", bg); got != "#808080" {
+	bg := colour.RGBA{R: 1, G: 1, B: 1, A: 1}
+	if got := colour.NormalizeHex("rgba(0, 0, 0, 0.5)", bg); got != "#808080" {
 		t.Errorf("half black on white = %s", got)
 	}
-	if got := normalizeHex("rgba(0, 0, 0, 0.01)", bg); got != "" {
+	if got := colour.NormalizeHex("rgba(0, 0, 0, 0.01)", bg); got != "" {
 		t.Errorf("invisible colour = %q", got)
 	}
-	dark := rgba{R: 11.0 / 255, G: 13.0 / 255, B: 18.0 / 255, A: 1}
-	if got := normalizeHex("rgba(198, 255, 61, 0.35)", dark); got != "#4C6221" {
+	dark := colour.RGBA{R: 11.0 / 255, G: 13.0 / 255, B: 18.0 / 255, A: 1}
+	if got := colour.NormalizeHex("rgba(198, 255, 61, 0.35)", dark); got != "#4C6221" {
 		t.Errorf("blend on dark = %s", got)
 	}
 }
@@ -105,7 +107,7 @@ func FuzzParseColor(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, ok := parseColor(s)
+		c, ok := colour.ParseColor(s)
 		if !ok {
 			return
 		}
@@ -114,10 +116,10 @@ func FuzzParseColor(f *testing.F) {
 				t.Fatalf("parseColor(%q) = %+v: channel out of range", s, c)
 			}
 		}
-		if h := c.hex(); !hexColor.MatchString(h) {
+		if h := c.Hex(); !hexColor.MatchString(h) {
 			t.Fatalf("parseColor(%q).hex() = %q", s, h)
 		}
-		if h := c.over(rgba{R: 1, G: 1, B: 1, A: 1}).hex(); !hexColor.MatchString(h) {
+		if h := c.Over(colour.RGBA{R: 1, G: 1, B: 1, A: 1}).Hex(); !hexColor.MatchString(h) {
 			t.Fatalf("blend of %q = %q", s, h)
 		}
 	})
@@ -134,7 +136,7 @@ func TestParseColorMatchesChromium(t *testing.T) {
 		"color(srgb-linear 0.1 0.3 0.5)", "color(display-p3 0.3 0.5 0.4)", "color(a98-rgb 0.5 0.4 0.3)",
 		"color(rec2020 0.4 0.4 0.5)", "color(prophoto-rgb 0.5 0.5 0.4)", "color(xyz 0.2 0.3 0.4)", "color(xyz-d50 0.3 0.3 0.2)",
 		"color-mix(in srgb, #ff0000 50%, #0000ff)"}
-	for name := range namedColors {
+	for name := range colour.NamedColors {
 		inputs = append(inputs, name)
 	}
 	sort.Strings(inputs)
@@ -171,23 +173,23 @@ func TestParseColorMatchesChromium(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.Value.Str()), &out); err != nil {
 		t.Fatal(err)
 	}
-	near := func(c rgba, px [3]int) bool {
-		return math.Abs(float64(to255(c.R)-px[0])) <= 2 && math.Abs(float64(to255(c.G)-px[1])) <= 2 && math.Abs(float64(to255(c.B)-px[2])) <= 2
+	near := func(c colour.RGBA, px [3]int) bool {
+		return math.Abs(float64(colour.To255(c.R)-px[0])) <= 2 && math.Abs(float64(colour.To255(c.G)-px[1])) <= 2 && math.Abs(float64(colour.To255(c.B)-px[2])) <= 2
 	}
 	for _, o := range out {
-		cc, ok := parseColor(o.Computed)
+		cc, ok := colour.ParseColor(o.Computed)
 		if !ok {
 			t.Errorf("%s: computed %q does not parse", o.V, o.Computed)
 			continue
 		}
 		if !near(cc, o.Px) {
-			t.Errorf("%s: computed %q → %s, Chromium paints %v", o.V, o.Computed, cc.hex(), o.Px)
+			t.Errorf("%s: computed %q → %s, Chromium paints %v", o.V, o.Computed, cc.Hex(), o.Px)
 		}
 		if strings.HasPrefix(o.V, "color-mix") {
 			continue
 		}
-		if ca, ok := parseColor(o.V); !ok || !near(ca, o.Px) {
-			t.Errorf("%s → %s (ok=%v), Chromium paints %v", o.V, ca.hex(), ok, o.Px)
+		if ca, ok := colour.ParseColor(o.V); !ok || !near(ca, o.Px) {
+			t.Errorf("%s → %s (ok=%v), Chromium paints %v", o.V, ca.Hex(), ok, o.Px)
 		}
 	}
 }

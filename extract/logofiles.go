@@ -11,6 +11,8 @@ import (
 	_ "image/gif"  // raster logo colours
 	_ "image/jpeg" // raster logo colours
 	_ "image/png"  // raster logo colours
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 // LogoFile is what the observer learnt about one logo candidate it tried to
@@ -80,8 +82,8 @@ func rasterColours(data []byte) []string {
 			if a < 0xe000 {
 				continue
 			}
-			c := rgba{R: float64(r) / 65535, G: float64(g) / 65535, B: float64(bl) / 65535, A: 1}
-			_, ca, cb := c.colorful().Lab()
+			c := colour.RGBA{R: float64(r) / 65535, G: float64(g) / 65535, B: float64(bl) / 65535, A: 1}
+			_, ca, cb := c.Colorful().Lab()
 			if math.Hypot(ca, cb)*100 < 15 {
 				continue // greys, black, white
 			}
@@ -112,7 +114,7 @@ func rasterColours(data []byte) []string {
 			break
 		}
 		n := float64(bk.n)
-		out = append(out, rgba{R: bk.r / n, G: bk.g / n, B: bk.b / n, A: 1}.hex())
+		out = append(out, colour.RGBA{R: bk.r / n, G: bk.g / n, B: bk.b / n, A: 1}.Hex())
 	}
 	return out
 }

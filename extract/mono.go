@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 // Monochrome variants: a logo drawn for one background gets a one-colour
@@ -36,7 +38,7 @@ var cssPaintDecl = regexp.MustCompile(`(?i)(^|[;{\s])(fill|stroke|stop-color|col
 
 // svgPaint is one colour an SVG paints with.
 type svgPaint struct {
-	c rgba
+	c colour.RGBA
 }
 
 var errNotMono = errors.New("svg: not suitable for a monochrome copy")
@@ -44,7 +46,7 @@ var errNotMono = errors.New("svg: not suitable for a monochrome copy")
 // recolorValue maps a paint value to ink; keywords (none, currentColor,
 // url(#…), inherit) stay. ok is false when v is a colour but not one that
 // parses.
-func recolorValue(v string, ink rgba, seen *[]svgPaint) (string, bool) {
+func recolorValue(v string, ink colour.RGBA, seen *[]svgPaint) (string, bool) {
 	t := strings.TrimSpace(v)
 	switch lt := strings.ToLower(t); {
 	case lt == "" || lt == "none" || lt == "transparent" || lt == "inherit" || lt == "currentcolor" ||
@@ -53,7 +55,7 @@ func recolorValue(v string, ink rgba, seen *[]svgPaint) (string, bool) {
 	case strings.HasPrefix(lt, "url("):
 		return v, true
 	}
-	c, ok := parseColor(t)
+	c, ok := colour.ParseColor(t)
 	if !ok {
 		return v, false
 	}
@@ -61,12 +63,12 @@ func recolorValue(v string, ink rgba, seen *[]svgPaint) (string, bool) {
 		*seen = append(*seen, svgPaint{c})
 	}
 	if c.A < 0.999 {
-		return fmt.Sprintf("rgba(%d,%d,%d,%.3g)", to255(ink.R), to255(ink.G), to255(ink.B), c.A), true
+		return fmt.Sprintf("rgba(%d,%d,%d,%.3g)", colour.To255(ink.R), colour.To255(ink.G), colour.To255(ink.B), c.A), true
 	}
-	return ink.hex(), true
+	return ink.Hex(), true
 }
 
-func recolorCSS(css string, ink rgba, seen *[]svgPaint, bad *bool) string {
+func recolorCSS(css string, ink colour.RGBA, seen *[]svgPaint, bad *bool) string {
 	return cssPaintDecl.ReplaceAllStringFunc(css, func(m string) string {
 		g := cssPaintDecl.FindStringSubmatch(m)
 		v, ok := recolorValue(g[4], ink, seen)
@@ -79,7 +81,7 @@ func recolorCSS(css string, ink rgba, seen *[]svgPaint, bad *bool) string {
 
 // recolorSVG returns a copy of a sanitised SVG with every paint set to ink
 // and the paints it found; errNotMono when a copy would not be faithful.
-func recolorSVG(data []byte, ink rgba) ([]byte, []svgPaint, error) {
+func recolorSVG(data []byte, ink colour.RGBA) ([]byte, []svgPaint, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
@@ -131,9 +133,9 @@ func recolorSVG(data []byte, ink rgba) ([]byte, []svgPaint, error) {
 			}
 			if len(stack) == 0 { // the root: default paint and currentColor become ink
 				if !rootFill {
-					out.WriteString(` fill="` + ink.hex() + `"`)
+					out.WriteString(` fill="` + ink.Hex() + `"`)
 				}
-				out.WriteString(` color="` + ink.hex() + `"`)
+				out.WriteString(` color="` + ink.Hex() + `"`)
 			}
 			out.WriteString(">")
 			if shapeElements[local] && !fillSet {
@@ -164,7 +166,7 @@ func recolorSVG(data []byte, ink rgba) ([]byte, []svgPaint, error) {
 		return nil, nil, errNotMono
 	}
 	if implicitBlack && !styleFill {
-		seen = append(seen, svgPaint{rgba{A: 1}})
+		seen = append(seen, svgPaint{colour.RGBA{A: 1}})
 	}
 	if out.Len() == 0 || len(seen) == 0 {
 		return nil, nil, errNotMono
@@ -173,7 +175,7 @@ func recolorSVG(data []byte, ink rgba) ([]byte, []svgPaint, error) {
 }
 
 // contrast is the WCAG contrast ratio of two opaque colours.
-func contrast(a, b rgba) float64 {
+func contrast(a, b colour.RGBA) float64 {
 	la, lb := relLuminance(a), relLuminance(b)
 	if la < lb {
 		la, lb = lb, la
@@ -181,7 +183,7 @@ func contrast(a, b rgba) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
-func relLuminance(c rgba) float64 {
+func relLuminance(c colour.RGBA) float64 {
 	lin := func(v float64) float64 {
 		if v <= 0.04045 {
 			return v / 12.92
@@ -192,8 +194,8 @@ func relLuminance(c rgba) float64 {
 }
 
 var (
-	white = rgba{R: 1, G: 1, B: 1, A: 1}
-	black = rgba{A: 1}
+	white = colour.RGBA{R: 1, G: 1, B: 1, A: 1}
+	black = colour.RGBA{A: 1}
 )
 
 // monoMinContrast: every paint of a logo must stand out this much from the
@@ -207,16 +209,16 @@ const monoMinContrast = 2.0
 // white, or with black). pageDark breaks the tie for colours that suit
 // both. It returns the copy's ink and the variants of the copy and of the
 // original; ok is false when a one-colour copy would not be faithful.
-func monoInk(colours []rgba, pageDark bool) (ink rgba, variant, original string, ok bool) {
+func monoInk(colours []colour.RGBA, pageDark bool) (ink colour.RGBA, variant, original string, ok bool) {
 	onLight, onDark := true, true
-	var distinct []rgba
+	var distinct []colour.RGBA
 	for _, p := range colours {
-		c := p.over(white)
+		c := p.Over(white)
 		onLight = onLight && contrast(c, white) >= monoMinContrast
-		onDark = onDark && contrast(p.over(black), black) >= monoMinContrast
+		onDark = onDark && contrast(p.Over(black), black) >= monoMinContrast
 		dup := false
 		for _, x := range distinct {
-			if deltaE(x, c) < 6 {
+			if colour.DeltaE(x, c) < 6 {
 				dup = true
 				break
 			}
@@ -227,19 +229,19 @@ func monoInk(colours []rgba, pageDark bool) (ink rgba, variant, original string,
 	}
 	switch {
 	case len(colours) == 0 || len(distinct) > maxMonoColors:
-		return rgba{}, "", "", false
+		return colour.RGBA{}, "", "", false
 	case onLight && (!onDark || !pageDark):
 		return white, "dark", "light", true
 	case onDark:
 		return black, "light", "dark", true
 	}
-	return rgba{}, "", "", false
+	return colour.RGBA{}, "", "", false
 }
 
 // pageIsDark reports whether the page background is dark.
 func pageIsDark(background string) bool {
-	bg, ok := parseColor(background)
-	return ok && relLuminance(bg.over(white)) < 0.18
+	bg, ok := colour.ParseColor(background)
+	return ok && relLuminance(bg.Over(white)) < 0.18
 }
 
 // monoVariant derives the copy of svg for the other background. pageDark
@@ -250,7 +252,7 @@ func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original stri
 	if err != nil {
 		return nil, "", "", err
 	}
-	colours := make([]rgba, len(paints))
+	colours := make([]colour.RGBA, len(paints))
 	for i, p := range paints {
 		colours[i] = p.c
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 
 	"github.com/brandpack/brandpack/app"
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 // Monochrome copies of raster logos: a PNG logo (or the PNG rendering of a
@@ -32,7 +34,7 @@ const (
 
 var errNotFlat = errors.New("raster: not a flat-colour mark on transparency")
 
-// toNRGBA returns img as non-premultiplied 8-bit RGBA at origin 0,0.
+// toNRGBA returns img as non-premultiplied 8-bit colour.RGBA at origin 0,0.
 func toNRGBA(img image.Image) *image.NRGBA {
 	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
 		return n
@@ -46,7 +48,7 @@ func toNRGBA(img image.Image) *image.NRGBA {
 // flatColours returns the colours of a flat-colour mark on transparency
 // (opaque pixels quantised to 5 bits a channel; edge blends ignored;
 // CIEDE2000 < 6 counts as one colour), errNotFlat for anything else.
-func flatColours(img *image.NRGBA) ([]rgba, error) {
+func flatColours(img *image.NRGBA) ([]colour.RGBA, error) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	count := make([]int32, 1<<15)
 	first := make([]uint32, 1<<15) // the first exact colour seen in each bucket
@@ -89,13 +91,13 @@ func flatColours(img *image.NRGBA) ([]rgba, error) {
 		return nil, errNotFlat
 	}
 	sort.Slice(sig, func(i, j int) bool { return sig[i].n > sig[j].n })
-	var cols []rgba
+	var cols []colour.RGBA
 	for _, b := range sig {
 		v := first[b.k]
-		c := rgba{R: float64(v>>16) / 255, G: float64(v>>8&0xff) / 255, B: float64(v&0xff) / 255, A: 1}
+		c := colour.RGBA{R: float64(v>>16) / 255, G: float64(v>>8&0xff) / 255, B: float64(v&0xff) / 255, A: 1}
 		dup := false
 		for _, x := range cols {
-			if deltaE(x, c) < 6 {
+			if colour.DeltaE(x, c) < 6 {
 				dup = true
 				break
 			}
@@ -110,9 +112,9 @@ func flatColours(img *image.NRGBA) ([]rgba, error) {
 }
 
 // recolorRaster returns img with every pixel's colour set to ink, alpha kept.
-func recolorRaster(img *image.NRGBA, ink rgba) *image.NRGBA {
+func recolorRaster(img *image.NRGBA, ink colour.RGBA) *image.NRGBA {
 	out := image.NewNRGBA(img.Rect)
-	r, g, b := uint8(to255(ink.R)), uint8(to255(ink.G)), uint8(to255(ink.B))
+	r, g, b := uint8(colour.To255(ink.R)), uint8(colour.To255(ink.G)), uint8(colour.To255(ink.B))
 	for i := 0; i+3 < len(img.Pix); i += 4 {
 		if a := img.Pix[i+3]; a != 0 {
 			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = r, g, b, a

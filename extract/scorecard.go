@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
+
+	"github.com/brandpack/brandpack/extract/colour"
 )
 
 // Expected is a fixture site's ground truth, expected.json in the shared
@@ -80,12 +82,12 @@ const colorTolerance = 10
 // ColorDistance is the CIEDE2000 distance (0–100 scale) between two CSS
 // colours, or +Inf-like 1e9 when either does not parse.
 func ColorDistance(a, b string) float64 {
-	ca, ok1 := parseColor(a)
-	cb, ok2 := parseColor(b)
+	ca, ok1 := colour.ParseColor(a)
+	cb, ok2 := colour.ParseColor(b)
 	if !ok1 || !ok2 {
 		return 1e9
 	}
-	return deltaE(ca, cb)
+	return colour.DeltaE(ca, cb)
 }
 
 // Score compares an extraction with a site's expected.json; siteDir is the

@@ -1,4 +1,6 @@
-package extract
+// Package colour parses CSS colours into sRGB values and measures the
+// difference between them; the judge and the logo file work share it.
+package colour
 
 import (
 	"fmt"
@@ -9,21 +11,21 @@ import (
 	colorful "github.com/lucasb-eyer/go-colorful"
 )
 
-// rgba is a colour in gamma-encoded sRGB with straight alpha, each channel in
+// RGBA is a colour in gamma-encoded sRGB with straight alpha, each channel in
 // [0, 1] (wide-gamut inputs are clamped into sRGB).
-type rgba struct {
+type RGBA struct {
 	R, G, B, A float64
 }
 
 // colorful returns the opaque colour for go-colorful's metrics.
-func (c rgba) colorful() colorful.Color { return colorful.Color{R: c.R, G: c.G, B: c.B} }
+func (c RGBA) Colorful() colorful.Color { return colorful.Color{R: c.R, G: c.G, B: c.B} }
 
 // hex returns #RRGGBB (upper case), ignoring alpha.
-func (c rgba) hex() string {
-	return fmt.Sprintf("#%02X%02X%02X", to255(c.R), to255(c.G), to255(c.B))
+func (c RGBA) Hex() string {
+	return fmt.Sprintf("#%02X%02X%02X", To255(c.R), To255(c.G), To255(c.B))
 }
 
-func to255(v float64) int {
+func To255(v float64) int {
 	if math.IsNaN(v) || v <= 0 {
 		return 0
 	}
@@ -35,9 +37,9 @@ func to255(v float64) int {
 
 // over composites c onto an opaque background (alpha blending in sRGB, as
 // browsers paint).
-func (c rgba) over(bg rgba) rgba {
-	a := clamp01(c.A)
-	return rgba{
+func (c RGBA) Over(bg RGBA) RGBA {
+	a := Clamp01(c.A)
+	return RGBA{
 		R: c.R*a + bg.R*(1-a),
 		G: c.G*a + bg.G*(1-a),
 		B: c.B*a + bg.B*(1-a),
@@ -45,7 +47,7 @@ func (c rgba) over(bg rgba) rgba {
 	}
 }
 
-func clamp01(v float64) float64 {
+func Clamp01(v float64) float64 {
 	if math.IsNaN(v) || v < 0 {
 		return 0
 	}
@@ -55,8 +57,8 @@ func clamp01(v float64) float64 {
 	return v
 }
 
-func fromColorful(c colorful.Color, alpha float64) rgba {
-	return rgba{R: clamp01(c.R), G: clamp01(c.G), B: clamp01(c.B), A: clamp01(alpha)}
+func FromColorful(c colorful.Color, alpha float64) RGBA {
+	return RGBA{R: Clamp01(c.R), G: Clamp01(c.G), B: Clamp01(c.B), A: Clamp01(alpha)}
 }
 
 // parseColor parses a CSS colour: hex (#RGB, #RGBA, #RRGGBB, #RRGGBBAA),
@@ -66,37 +68,37 @@ func fromColorful(c colorful.Color, alpha float64) rgba {
 // xyz-d65), in legacy comma and modern space/slash syntax, with "none".
 // It covers everything Chromium's computed style serialises. currentColor,
 // var() and relative colours are not resolvable here and report false.
-func parseColor(s string) (rgba, bool) {
+func ParseColor(s string) (RGBA, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" || len(s) > 256 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	if s[0] == '#' {
-		return parseHex(s[1:])
+		return ParseHex(s[1:])
 	}
 	if s == "transparent" {
-		return rgba{}, true
+		return RGBA{}, true
 	}
-	if c, ok := namedColors[s]; ok {
-		return rgba{R: float64(c[0]) / 255, G: float64(c[1]) / 255, B: float64(c[2]) / 255, A: 1}, true
+	if c, ok := NamedColors[s]; ok {
+		return RGBA{R: float64(c[0]) / 255, G: float64(c[1]) / 255, B: float64(c[2]) / 255, A: 1}, true
 	}
 	open := strings.IndexByte(s, '(')
 	if open <= 0 || s[len(s)-1] != ')' {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	name := strings.TrimSpace(s[:open])
 	body := s[open+1 : len(s)-1]
 	if strings.ContainsAny(body, "()") { // nested functions (var(), calc(), from …)
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	args, alpha, ok := splitArgs(body)
 	if !ok {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	a := 1.0
 	if alpha != "" {
 		if a, ok = parseAlpha(alpha); !ok {
-			return rgba{}, false
+			return RGBA{}, false
 		}
 	}
 	switch name {
@@ -111,13 +113,13 @@ func parseColor(s string) (rgba, bool) {
 	case "color":
 		return parseColorFunc(args, a)
 	}
-	return rgba{}, false
+	return RGBA{}, false
 }
 
-func parseHex(h string) (rgba, bool) {
+func ParseHex(h string) (RGBA, bool) {
 	for i := 0; i < len(h); i++ {
 		if !isHexDigit(h[i]) {
-			return rgba{}, false
+			return RGBA{}, false
 		}
 	}
 	digit := func(i, n int) float64 {
@@ -129,19 +131,19 @@ func parseHex(h string) (rgba, bool) {
 	}
 	switch len(h) {
 	case 3, 4:
-		c := rgba{R: digit(0, 1), G: digit(1, 1), B: digit(2, 1), A: 1}
+		c := RGBA{R: digit(0, 1), G: digit(1, 1), B: digit(2, 1), A: 1}
 		if len(h) == 4 {
 			c.A = digit(3, 1)
 		}
 		return c, true
 	case 6, 8:
-		c := rgba{R: digit(0, 2), G: digit(2, 2), B: digit(4, 2), A: 1}
+		c := RGBA{R: digit(0, 2), G: digit(2, 2), B: digit(4, 2), A: 1}
 		if len(h) == 8 {
 			c.A = digit(6, 2)
 		}
 		return c, true
 	}
-	return rgba{}, false
+	return RGBA{}, false
 }
 
 func isHexDigit(c byte) bool {
@@ -219,55 +221,55 @@ func hue(s string) (float64, bool) {
 
 func parseAlpha(s string) (float64, bool) {
 	v, ok := numOrPercent(s, 1)
-	return clamp01(v), ok
+	return Clamp01(v), ok
 }
 
-func parseRGB(args []string, a float64) (rgba, bool) {
+func parseRGB(args []string, a float64) (RGBA, bool) {
 	if len(args) != 3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	var ch [3]float64
 	for i, p := range args {
 		v, ok := numOrPercent(p, 255)
 		if !ok {
-			return rgba{}, false
+			return RGBA{}, false
 		}
-		ch[i] = clamp01(v / 255)
+		ch[i] = Clamp01(v / 255)
 	}
-	return rgba{R: ch[0], G: ch[1], B: ch[2], A: a}, true
+	return RGBA{R: ch[0], G: ch[1], B: ch[2], A: a}, true
 }
 
-func parseHSL(args []string, a float64) (rgba, bool) {
+func parseHSL(args []string, a float64) (RGBA, bool) {
 	if len(args) != 3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	h, ok1 := hue(args[0])
 	s, ok2 := numOrPercent(args[1], 100)
 	l, ok3 := numOrPercent(args[2], 100)
 	if !ok1 || !ok2 || !ok3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	h = math.Mod(h, 360)
 	if h < 0 {
 		h += 360
 	}
-	return fromColorful(colorful.Hsl(h, clamp01(s/100), clamp01(l/100)), a), true
+	return FromColorful(colorful.Hsl(h, Clamp01(s/100), Clamp01(l/100)), a), true
 }
 
-func parseHWB(args []string, a float64) (rgba, bool) {
+func parseHWB(args []string, a float64) (RGBA, bool) {
 	if len(args) != 3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	h, ok1 := hue(args[0])
 	w, ok2 := numOrPercent(args[1], 100)
 	b, ok3 := numOrPercent(args[2], 100)
 	if !ok1 || !ok2 || !ok3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
-	w, b = clamp01(w/100), clamp01(b/100)
+	w, b = Clamp01(w/100), Clamp01(b/100)
 	if w+b >= 1 {
 		g := w / (w + b)
-		return rgba{R: g, G: g, B: g, A: a}, true
+		return RGBA{R: g, G: g, B: g, A: a}, true
 	}
 	h = math.Mod(h, 360)
 	if h < 0 {
@@ -275,13 +277,13 @@ func parseHWB(args []string, a float64) (rgba, bool) {
 	}
 	base := colorful.Hsl(h, 1, 0.5)
 	f := func(c float64) float64 { return c*(1-w-b) + w }
-	return rgba{R: f(base.R), G: f(base.G), B: f(base.B), A: a}, true
+	return RGBA{R: f(base.R), G: f(base.G), B: f(base.B), A: a}, true
 }
 
 // parseLabLike handles lab()/lch() (CIE, D50) and oklab()/oklch().
-func parseLabLike(name string, args []string, a float64) (rgba, bool) {
+func parseLabLike(name string, args []string, a float64) (RGBA, bool) {
 	if len(args) != 3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	ok := name == "oklab" || name == "oklch"
 	lFull, abFull, cFull := 100.0, 125.0, 150.0
@@ -290,7 +292,7 @@ func parseLabLike(name string, args []string, a float64) (rgba, bool) {
 	}
 	l, ok1 := numOrPercent(args[0], lFull)
 	if !ok1 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	var x, y float64
 	var ok2, ok3 bool
@@ -305,25 +307,25 @@ func parseLabLike(name string, args []string, a float64) (rgba, bool) {
 		y, ok3 = numOrPercent(args[2], abFull)
 	}
 	if !ok2 || !ok3 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	if ok {
-		return fromColorful(colorful.OkLab(l, x, y), a), true
+		return FromColorful(colorful.OkLab(l, x, y), a), true
 	}
 	l = math.Max(0, math.Min(l, 100))
 	X, Y, Z := colorful.LabToXyzWhiteRef(l/100, x/100, y/100, colorful.D50)
-	return fromColorful(colorful.XyzD50(X, Y, Z), a), true
+	return FromColorful(colorful.XyzD50(X, Y, Z), a), true
 }
 
-func parseColorFunc(args []string, a float64) (rgba, bool) {
+func parseColorFunc(args []string, a float64) (RGBA, bool) {
 	if len(args) != 4 {
-		return rgba{}, false
+		return RGBA{}, false
 	}
 	var v [3]float64
 	for i, p := range args[1:] {
 		f, ok := numOrPercent(p, 1)
 		if !ok {
-			return rgba{}, false
+			return RGBA{}, false
 		}
 		v[i] = f
 	}
@@ -346,17 +348,21 @@ func parseColorFunc(args []string, a float64) (rgba, bool) {
 	case "xyz-d50":
 		c = colorful.XyzD50(v[0], v[1], v[2])
 	default:
-		return rgba{}, false
+		return RGBA{}, false
 	}
-	return fromColorful(c, a), true
+	return FromColorful(c, a), true
 }
 
 // normalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
 // when s is not a colour or is (almost) fully transparent.
-func normalizeHex(s string, bg rgba) string {
-	c, ok := parseColor(s)
+func NormalizeHex(s string, bg RGBA) string {
+	c, ok := ParseColor(s)
 	if !ok || c.A < 0.05 {
 		return ""
 	}
-	return c.over(bg).hex()
+	return c.Over(bg).Hex()
 }
+
+// DeltaE is the CIEDE2000 difference of two colours, ×100 (about 2: just
+// noticeable).
+func DeltaE(a, b RGBA) float64 { return a.Colorful().DistanceCIEDE2000(b.Colorful()) * 100 }

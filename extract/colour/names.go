@@ -1,7 +1,7 @@
-package extract
+package colour
 
 // namedColors are the CSS named colours (CSS Color 4 §6.1), lower case.
-var namedColors = map[string][3]uint8{
+var NamedColors = map[string][3]uint8{
 	"aliceblue": {240, 248, 255}, "antiquewhite": {250, 235, 215}, "aqua": {0, 255, 255},
 	"aquamarine": {127, 255, 212}, "azure": {240, 255, 255}, "beige": {245, 245, 220},
 	"bisque": {255, 228, 196}, "black": {0, 0, 0}, "blanchedalmond": {255, 235, 205},
