@@ -9,40 +9,13 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/app"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
-
-// webManifest is the part of a web app manifest brandpack reads.
-type webManifest struct {
-	Name            string         `json:"name"`
-	ShortName       string         `json:"short_name"`
-	ThemeColor      string         `json:"theme_color"`
-	BackgroundColor string         `json:"background_color"`
-	Icons           []manifestIcon `json:"icons"`
-	Base            string         `json:"base"` // the manifest's own URL, for its relative icon URLs
-}
-
-type manifestIcon struct {
-	Src     string `json:"src"`
-	Sizes   string `json:"sizes"`
-	Type    string `json:"type"`
-	Purpose string `json:"purpose"`
-}
-
-func (m *webManifest) resolve(ref string) string {
-	base, err := url.Parse(m.Base)
-	if err != nil {
-		return ""
-	}
-	u, err := base.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	return u.String()
-}
 
 // fetchManifest downloads the manifest through the door; nil when absent or
 // unreadable.
-func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href string) *webManifest {
+func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href string) *judge.WebManifest {
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return nil
 	}
@@ -51,12 +24,12 @@ func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href st
 	}
 	body, _, err := e.fetch(ctx, href, maxManifest)
 	if err != nil {
-		log.Debug("manifest unavailable", "href", trimURL(href), "err", err)
+		log.Debug("manifest unavailable", "href", judge.TrimURL(href), "err", err)
 		return nil
 	}
-	var m webManifest
+	var m judge.WebManifest
 	if err := json.Unmarshal(body, &m); err != nil {
-		log.Debug("manifest unreadable", "href", trimURL(href), "err", err)
+		log.Debug("manifest unreadable", "href", judge.TrimURL(href), "err", err)
 		return nil
 	}
 	m.Base = href
@@ -91,15 +64,15 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	defer cancel()
 	sig.Manifest = e.fetchManifest(dctx, log, sig.Meta.Manifest)
 	files := map[string]*stored{}
-	open := func(o logoOption, src string) *LogoFile {
-		key := logoKey(o, src)
-		if f := recordedLogo(sig, key); f != nil {
+	open := func(o judge.LogoOption, src string) *judge.LogoFile {
+		key := judge.LogoKey(o, src)
+		if f := judge.RecordedLogo(sig, key); f != nil {
 			return f
 		}
-		f := LogoFile{Key: key}
+		f := judge.LogoFile{Key: key}
 		if s, err := e.store(dctx, domain, o, src); err != nil {
-			log.Debug("logo candidate rejected", "src", trimURL(src), "err", err)
-			f.Error = trimURL(err.Error())
+			log.Debug("logo candidate rejected", "src", judge.TrimURL(src), "err", err)
+			f.Error = judge.TrimURL(err.Error())
 		} else {
 			f = describeLogo(key, s)
 			files[s.asset.SHA256] = s
@@ -107,14 +80,14 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 		sig.LogoFiles = append(sig.LogoFiles, f)
 		return &f
 	}
-	plan := planLogos(domain, page.URL, sig, sig.Manifest, open)
+	plan := judge.PlanLogos(domain, page.URL, sig, sig.Manifest, open)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
 	if e.cfg.OnSignals != nil {
 		e.cfg.OnSignals(domain, sig)
 	}
-	pack := judgePlanned(domain, sig, plan)
+	pack := judge.JudgePlanned(domain, sig, plan)
 	assets := []app.Asset{}
 	for _, l := range pack.Logos {
 		for _, s := range files {
@@ -135,5 +108,5 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	}
 	pack.Logos = logos
 	log.Debug("judged", "brand", pack.Brand, "primary", pack.Colors.Primary, "fonts", len(pack.Fonts), "archetype", pack.Voice.Archetype)
-	return &app.Extraction{Pack: pack, Assets: assets}, copyText(sig), nil
+	return &app.Extraction{Pack: pack, Assets: assets}, judge.CopyText(sig), nil
 }

@@ -45,6 +45,8 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/egress"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // Config configures an Extractor. Zero values get the defaults noted.
@@ -78,7 +80,7 @@ type Config struct {
 
 	// OnSignals, when set, receives the Signals of every extraction before
 	// they are judged (`brandpack extract --signals FILE`).
-	OnSignals func(domain string, s *Signals)
+	OnSignals func(domain string, s *judge.Signals)
 }
 
 const (

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // goldenSite is one recorded Signals file and the expected.json it is
@@ -37,13 +39,13 @@ func goldenSites(t testing.TB) []goldenSite {
 	return out
 }
 
-func loadSignals(t testing.TB, path string) *Signals {
+func loadSignals(t testing.TB, path string) *judge.Signals {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Signals
+	var s judge.Signals
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -65,7 +67,7 @@ func TestJudgeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pack, err := Judge(loadSignals(t, g.signals))
+			pack, err := judge.Judge(loadSignals(t, g.signals))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,10 +96,10 @@ func TestJudgeGolden(t *testing.T) {
 
 // TestJudgeRejectsOtherVersions: a Signals file of another version is refused.
 func TestJudgeRejectsOtherVersions(t *testing.T) {
-	if _, err := Judge(&Signals{Version: SignalsVersion + 1, URL: "https://example.com/"}); err == nil {
+	if _, err := judge.Judge(&judge.Signals{Version: judge.SignalsVersion + 1, URL: "https://example.com/"}); err == nil {
 		t.Fatal("want an error for a newer Signals version")
 	}
-	if _, err := Judge(&Signals{Version: SignalsVersion}); err == nil {
+	if _, err := judge.Judge(&judge.Signals{Version: judge.SignalsVersion}); err == nil {
 		t.Fatal("want an error for Signals without a URL")
 	}
 }
@@ -105,13 +107,13 @@ func TestJudgeRejectsOtherVersions(t *testing.T) {
 // BenchmarkJudge is the judge-only time per site (no browser, no network).
 func BenchmarkJudge(b *testing.B) {
 	sites := goldenSites(b)
-	sigs := make([]*Signals, len(sites))
+	sigs := make([]*judge.Signals, len(sites))
 	for i, g := range sites {
 		sigs[i] = loadSignals(b, g.signals)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Judge(sigs[i%len(sigs)]); err != nil {
+		if _, err := judge.Judge(sigs[i%len(sigs)]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"image"
 	"math"
 	"sort"
@@ -13,38 +11,18 @@ import (
 	_ "image/png"  // raster logo colours
 
 	"github.com/brandpack/brandpack/extract/colour"
+
+	"github.com/brandpack/brandpack/extract/judge"
+
+	"regexp"
 )
 
-// LogoFile is what the observer learnt about one logo candidate it tried to
-// download (or, for an inline SVG, to take from the page): whether it is a
-// usable logo image, and the facts the judge needs about it. The bytes stay
-// with the observer; the judge only sees these facts.
-type LogoFile struct {
-	Key       string   `json:"key"` // the candidate's URL, or "inline:" + SHA-256 of its markup
-	OK        bool     `json:"ok"`
-	Error     string   `json:"error,omitempty"`
-	Ext       string   `json:"ext,omitempty"` // svg, png, jpg, gif, webp, ico
-	Width     int      `json:"width,omitempty"`
-	Height    int      `json:"height,omitempty"`
-	Alpha     bool     `json:"alpha,omitempty"`
-	SHA256    string   `json:"sha256,omitempty"` // of the stored (sanitised) bytes
-	TextChars int      `json:"textChars,omitempty"`
-	Marks     int      `json:"marks,omitempty"`
-	Colors    []string `json:"colors,omitempty"` // SVG paints, or a raster's dominant non-neutral colours
-}
-
-// logoKey names a candidate in Signals.LogoFiles.
-func logoKey(o logoOption, src string) string {
-	if o.markup != "" && src == "" {
-		sum := sha256.Sum256([]byte(o.markup))
-		return "inline:" + hex.EncodeToString(sum[:])
-	}
-	return src
-}
+// fillColor finds the paints an SVG names (attributes and CSS).
+var fillColor = regexp.MustCompile(`(?i)(?:fill|stroke|stop-color)\s*[:=]\s*["']?\s*(#[0-9a-f]{3,8}\b|rgba?\([^)]*\)|hsla?\([^)]*\)|[a-z]{3,20})`)
 
 // describeLogo records the facts of stored bytes.
-func describeLogo(key string, s *stored) LogoFile {
-	f := LogoFile{Key: key, OK: true, Ext: s.info.Ext, Width: s.info.Width, Height: s.info.Height,
+func describeLogo(key string, s *stored) judge.LogoFile {
+	f := judge.LogoFile{Key: key, OK: true, Ext: s.info.Ext, Width: s.info.Width, Height: s.info.Height,
 		Alpha: s.info.Alpha, SHA256: s.asset.SHA256}
 	if s.info.Ext == "svg" {
 		facts := inspectSVG(s.asset.Data)

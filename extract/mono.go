@@ -14,6 +14,8 @@ import (
 	"github.com/brandpack/brandpack/app"
 
 	"github.com/brandpack/brandpack/extract/colour"
+
+	"slices"
 )
 
 // Monochrome variants: a logo drawn for one background gets a one-colour
@@ -277,7 +279,7 @@ func wantsMono(logos []app.Logo) bool {
 		return false
 	}
 	for _, l := range logos {
-		if l.Role != "icon" && (contains(l.Variants, "dark") || contains(l.Variants, "light")) {
+		if l.Role != "icon" && (slices.Contains(l.Variants, "dark") || slices.Contains(l.Variants, "light")) {
 			return false
 		}
 	}

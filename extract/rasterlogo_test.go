@@ -19,6 +19,8 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/app"
+
+	"slices"
 )
 
 // Raster logo test hosts (registered in addSpecialHosts).
@@ -322,7 +324,7 @@ func TestRasterLogoExtraction(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != l.Width || b.Dy() != l.Height {
 			t.Errorf("logo %s %d×%d: PNG %d×%d", l.URL, l.Width, l.Height, b.Dx(), b.Dy())
 		}
-		if contains(l.Variants, "dark") || contains(l.Variants, "light") {
+		if slices.Contains(l.Variants, "dark") || slices.Contains(l.Variants, "light") {
 			t.Errorf("logo %+v flagged light/dark", l)
 		}
 	}

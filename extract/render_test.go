@@ -12,6 +12,8 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/app"
+
+	"slices"
 )
 
 func decodePNG(t *testing.T, data []byte) image.Image {
@@ -132,7 +134,7 @@ func TestLogoPNGsAndVariants(t *testing.T) {
 			t.Errorf("derived copy keeps the brand paint %s", c)
 		}
 	}
-	if x.Pack.Logos[len(x.Pack.Logos)-1].Role == "icon" && contains(x.Pack.Logos[len(x.Pack.Logos)-1].Variants, "dark") {
+	if x.Pack.Logos[len(x.Pack.Logos)-1].Role == "icon" && slices.Contains(x.Pack.Logos[len(x.Pack.Logos)-1].Variants, "dark") {
 		t.Errorf("icon flagged dark: %+v", x.Pack.Logos)
 	}
 

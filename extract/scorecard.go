@@ -12,6 +12,8 @@ import (
 	"github.com/brandpack/brandpack/app"
 
 	"github.com/brandpack/brandpack/extract/colour"
+
+	"slices"
 )
 
 // Expected is a fixture site's ground truth, expected.json in the shared
@@ -208,7 +210,7 @@ func assetOf(x *app.Extraction, l app.Logo) *app.Asset {
 
 func findVariant(x *app.Extraction, variant string) *logoAsset {
 	for _, l := range x.Pack.Logos {
-		if contains(l.Variants, variant) && l.Role != "icon" {
+		if slices.Contains(l.Variants, variant) && l.Role != "icon" {
 			return &logoAsset{l, assetOf(x, l)}
 		}
 	}

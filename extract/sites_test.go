@@ -13,6 +13,10 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/app"
+
+	"slices"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 var hexColor = regexp.MustCompile(`^#[0-9A-F]{6}$`)
@@ -82,7 +86,7 @@ func checkPack(t *testing.T, domain string, x *app.Extraction, wantLogo bool) {
 		}
 	}
 	v := p.Voice
-	if v.Tone == "" || !contains(archetypeOrder, v.Archetype) || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 {
+	if v.Tone == "" || !slices.Contains(judge.ArchetypeOrder, v.Archetype) || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 {
 		t.Errorf("voice %+v", v)
 	}
 	m := p.Metadata
@@ -97,7 +101,7 @@ func checkPack(t *testing.T, domain string, x *app.Extraction, wantLogo bool) {
 // derivedRaster: a monochrome PNG derived from a raster logo (it has no
 // file on the site, so no source URL).
 func derivedRaster(l app.Logo) bool {
-	return l.Format == "png" && l.PNGURL == l.URL && (contains(l.Variants, "dark") || contains(l.Variants, "light"))
+	return l.Format == "png" && l.PNGURL == l.URL && (slices.Contains(l.Variants, "dark") || slices.Contains(l.Variants, "light"))
 }
 
 // scoreSite extracts host and asserts every scorecard field of its

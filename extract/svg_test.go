@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 func TestSanitizeSVG(t *testing.T) {
@@ -85,7 +87,7 @@ func TestInspectSVGRoles(t *testing.T) {
 		s := &stored{info: info}
 		s.asset.Data = data
 		f := describeLogo("t", s)
-		if got := logoRole(logoOption{}, &f); got != c.role {
+		if got := judge.LogoRole(judge.LogoOption{}, &f); got != c.role {
 			t.Errorf("role(%s) = %s, want %s", c.svg, got, c.role)
 		}
 	}

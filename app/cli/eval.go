@@ -20,6 +20,8 @@ import (
 
 	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/sitesrv"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // siteResult is one site's scorecard row.
@@ -268,8 +270,8 @@ func printScorecard(w io.Writer, rep evalReport) {
 
 // signalsWriter records each site's Signals as dir/HOST.json, with the URL
 // made scheme-and-port neutral so re-recording does not churn the files.
-func signalsWriter(dir string, sites map[string]string) func(string, *extract.Signals) {
-	return func(domain string, s *extract.Signals) {
+func signalsWriter(dir string, sites map[string]string) func(string, *judge.Signals) {
+	return func(domain string, s *judge.Signals) {
 		b, err := json.MarshalIndent(s, "", " ")
 		if err == nil {
 			if err = os.MkdirAll(dir, 0o755); err == nil {

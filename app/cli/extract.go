@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brandpack/brandpack/app"
-	"github.com/brandpack/brandpack/extract"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 func newExtractCommand() *cobra.Command {
@@ -41,7 +42,7 @@ func newExtractCommand() *cobra.Command {
 			}
 			bf.browsers = 1
 			if signalsFile != "" {
-				bf.onSignals = func(_ string, s *extract.Signals) {
+				bf.onSignals = func(_ string, s *judge.Signals) {
 					b, err := json.MarshalIndent(s, "", " ")
 					if err == nil {
 						err = os.WriteFile(signalsFile, append(b, '\n'), 0o644)

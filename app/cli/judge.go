@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/brandpack/brandpack/extract"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 func newJudgeCommand() *cobra.Command {
@@ -24,11 +24,11 @@ are drawn from the logo bytes, are not part of a judged pack.`,
 			if err != nil {
 				return usageError{fmt.Errorf("judge: %w", err)}
 			}
-			var sig extract.Signals
+			var sig judge.Signals
 			if err := json.Unmarshal(b, &sig); err != nil {
 				return usageError{fmt.Errorf("judge: %s is not a Signals file: %w", args[0], err)}
 			}
-			pack, err := extract.Judge(&sig)
+			pack, err := judge.Judge(&sig)
 			if err != nil {
 				return usageError{err}
 			}

@@ -17,6 +17,8 @@ import (
 	"github.com/brandpack/brandpack/db"
 	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/egress"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // dbPath is the database file inside the data folder (DESIGN.md).
@@ -64,7 +66,7 @@ type browserFlags struct {
 	resolve       []string
 	caCert        string
 	extraCAs      []*x509.Certificate // eval: its own run-time CA
-	onSignals     func(string, *extract.Signals)
+	onSignals     func(string, *judge.Signals)
 	costPerSecond float64
 	llm           extract.LLMConfig
 }

@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"sort"
@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"github.com/brandpack/brandpack/app"
+
+	"slices"
 )
 
 // Voice is judged offline and deterministically: the copy is tokenised and
@@ -14,7 +16,7 @@ import (
 // one repeated word cannot carry a whole page. Text in other languages
 // mostly matches nothing and falls back to defaults; it never fails.
 
-var archetypeOrder = []string{"Innocent", "Everyman", "Hero", "Outlaw", "Explorer", "Creator", "Ruler", "Magician", "Lover", "Caregiver", "Jester", "Sage"}
+var ArchetypeOrder = []string{"Innocent", "Everyman", "Hero", "Outlaw", "Explorer", "Creator", "Ruler", "Magician", "Lover", "Caregiver", "Jester", "Sage"}
 
 var archetypeLexicon = map[string][]string{
 	"Innocent":  {"simple", "simply", "honest", "pure", "natural", "ordinary", "everyday", "wholesome", "goodness", "fresh", "clean", "slow", "daily", "classic", "nostalgi", "optimis", "sunshine", "innocen", "plenty", "humble", "modest", "feels right", "just right"},
@@ -103,7 +105,7 @@ func analyzeVoice(copyText string) app.Voice {
 	tokens := tokenize(copyText)
 
 	archetype, best := "Everyman", 0
-	for _, a := range archetypeOrder {
+	for _, a := range ArchetypeOrder {
 		if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
 			archetype, best = a, n
 		}
@@ -139,13 +141,13 @@ func analyzeVoice(copyText string) app.Voice {
 		if len(desc) >= 6 || (len(desc) >= 3 && len(found) >= 3) {
 			break
 		}
-		if !contains(desc, d) {
+		if !slices.Contains(desc, d) {
 			desc = append(desc, d)
 		}
 	}
-	tone := capitalize(desc[0]) + " and " + desc[1]
+	tone := Capitalize(desc[0]) + " and " + desc[1]
 	if len(desc) > 2 {
-		tone = capitalize(desc[0]) + ", " + desc[1] + " and " + desc[2]
+		tone = Capitalize(desc[0]) + ", " + desc[1] + " and " + desc[2]
 	}
 	return app.Voice{Tone: tone, Archetype: archetype, Descriptors: desc}
 }
@@ -163,7 +165,7 @@ func directCopy(text string) bool {
 	return n >= 5 && float64(words)/float64(n) <= 9
 }
 
-func capitalize(s string) string {
+func Capitalize(s string) string {
 	r := []rune(s)
 	if len(r) == 0 {
 		return s

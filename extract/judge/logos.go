@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"net/url"
@@ -12,19 +12,18 @@ import (
 )
 
 var (
-	logoWord  = regexp.MustCompile(`(?i)logo|brand|wordmark|site-?title|navbar-brand`)
-	notLogo   = regexp.MustCompile(`(?i)social|facebook|twitter|instagram|linkedin|youtube|tiktok|pinterest|github|whatsapp|cart|basket|\bbag\b|search|menu|hamburger|burger|close|arrow|chevron|caret|avatar|account|profile|\bflag|payment|visa|mastercard|paypal|award|partner|client|sponsor|customer|trust|as-seen|press|rating|stars?\b|qr|app-?store|google-?play|spinner|loader`)
-	fillColor = regexp.MustCompile(`(?i)(?:fill|stroke|stop-color)\s*[:=]\s*["']?\s*(#[0-9a-f]{3,8}\b|rgba?\([^)]*\)|hsla?\([^)]*\)|[a-z]{3,20})`)
+	logoWord = regexp.MustCompile(`(?i)logo|brand|wordmark|site-?title|navbar-brand`)
+	notLogo  = regexp.MustCompile(`(?i)social|facebook|twitter|instagram|linkedin|youtube|tiktok|pinterest|github|whatsapp|cart|basket|\bbag\b|search|menu|hamburger|burger|close|arrow|chevron|caret|avatar|account|profile|\bflag|payment|visa|mastercard|paypal|award|partner|client|sponsor|customer|trust|as-seen|press|rating|stars?\b|qr|app-?store|google-?play|spinner|loader`)
 )
 
-// logoOption is one thing that could be stored as a logo.
-type logoOption struct {
-	src    string // http(s) or data: URL
-	markup string // inline SVG markup instead of src
-	dark   string // dark-scheme variant URL (<picture> source)
-	icon   bool   // touch/fav/manifest icon
-	boxW   float64
-	boxH   float64
+// LogoOption is one thing that could be stored as a logo.
+type LogoOption struct {
+	src    string  // http(s) or data: URL
+	Markup string  // inline SVG markup instead of src
+	dark   string  // dark-scheme variant URL (<picture> source)
+	icon   bool    // touch/fav/manifest icon
+	BoxW   float64 // the box the page drew it in (CSS px): the size of a file without one
+	BoxH   float64
 	score  float64
 	fills  []string
 }
@@ -32,7 +31,7 @@ type logoOption struct {
 // scoreLogo weighs a body candidate: where it sits (header, home link, top
 // left), what it is called (logo, the brand) and what it is not (social,
 // cart, menu icons, partner walls, heroes, footers).
-func scoreLogo(c *logoCand, names []string, vw float64) float64 {
+func scoreLogo(c *LogoCand, names []string, vw float64) float64 {
 	if c.InOverlay || (c.Kind == "svg" && (c.Markup == "" || c.ExternalUse)) || (c.Kind != "svg" && c.Src == "") {
 		return -1e9
 	}
@@ -141,9 +140,9 @@ func siteNames(sig *Signals, label string) []string {
 
 // bodyLogos returns the page's logo candidates worth trying, best first,
 // and the names (alt/title) of the best one.
-func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
+func bodyLogos(sig *Signals, label string) ([]LogoOption, []string) {
 	type scored struct {
-		c *logoCand
+		c *LogoCand
 		s float64
 	}
 	var list []scored
@@ -155,15 +154,15 @@ func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
-	var out []logoOption
+	var out []LogoOption
 	names = nil
 	for i, x := range list {
 		if i == 3 {
 			break
 		}
-		o := logoOption{src: x.c.Src, dark: x.c.DarkSrc, boxW: x.c.W, boxH: x.c.H, score: x.s, fills: x.c.Fills}
+		o := LogoOption{src: x.c.Src, dark: x.c.DarkSrc, BoxW: x.c.W, BoxH: x.c.H, score: x.s, fills: x.c.Fills}
 		if x.c.Kind == "svg" {
-			o.src, o.markup = "", x.c.Markup
+			o.src, o.Markup = "", x.c.Markup
 		}
 		if x.c.LightSrc != "" && x.c.DarkSrc != "" {
 			o.src = x.c.LightSrc
@@ -180,7 +179,7 @@ func bodyLogos(sig *Signals, label string) ([]logoOption, []string) {
 
 // iconOptions lists app icons, best first: apple-touch-icon, manifest
 // icons, icon links (SVG, then the largest), /favicon.ico.
-func iconOptions(sig *Signals, man *webManifest, pageURL string) []logoOption {
+func iconOptions(sig *Signals, man *WebManifest, pageURL string) []LogoOption {
 	type ic struct {
 		href string
 		size int
@@ -227,12 +226,12 @@ func iconOptions(sig *Signals, man *webManifest, pageURL string) []logoOption {
 		}
 		return list[i].size > list[j].size
 	})
-	var out []logoOption
+	var out []LogoOption
 	seen := map[string]bool{}
 	for _, x := range list {
 		if !seen[x.href] {
 			seen[x.href] = true
-			out = append(out, logoOption{src: x.href, icon: true})
+			out = append(out, LogoOption{src: x.href, icon: true})
 		}
 	}
 	return out
@@ -252,15 +251,6 @@ func maxSize(sizes string) int {
 	return best
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // logoPlan is the judge's logo choice: the main logo, its dark variant and
 // an app icon (each nil when absent), the main logo's name texts and its
 // colours (evidence for the name and colour judgements).
@@ -278,31 +268,31 @@ type plannedLogo struct {
 
 // logoOpener tries one candidate: the observer downloads it (and keeps the
 // bytes), the offline judge looks it up in Signals.LogoFiles. nil: unusable.
-type logoOpener func(o logoOption, src string) *LogoFile
+type logoOpener func(o LogoOption, src string) *LogoFile
 
-// planLogos ranks the page's logo candidates and picks the first usable one
+// PlanLogos ranks the page's logo candidates and picks the first usable one
 // (at most six tries, duplicate files skipped), then its dark variant and,
 // unless the logo is itself an icon, the best app icon. It makes the same
 // choice live and from recorded Signals. No logo candidate at all, or none
 // usable, means no logo: never a guess.
-func planLogos(domain, pageURL string, sig *Signals, man *webManifest, open logoOpener) logoPlan {
+func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener) logoPlan {
 	label := domainLabel(hostOf(pageURL, domain))
 	body, names := bodyLogos(sig, label)
 	icons := iconOptions(sig, man, pageURL)
-	var fallbacks []logoOption
+	var fallbacks []LogoOption
 	for _, o := range sig.JSONLD {
 		if o.Logo != "" {
-			fallbacks = append(fallbacks, logoOption{src: o.Logo})
+			fallbacks = append(fallbacks, LogoOption{src: o.Logo})
 		}
 	}
 	fallbacks = append(fallbacks, icons...)
 	if sig.Meta.OGImage != "" {
-		fallbacks = append(fallbacks, logoOption{src: sig.Meta.OGImage})
+		fallbacks = append(fallbacks, LogoOption{src: sig.Meta.OGImage})
 	}
 	plan := logoPlan{names: names}
 	seen := map[string]bool{}
 	attempts := 0
-	try := func(o logoOption, src string) *LogoFile {
+	try := func(o LogoOption, src string) *LogoFile {
 		if attempts >= 6 {
 			return nil
 		}
@@ -314,14 +304,14 @@ func planLogos(domain, pageURL string, sig *Signals, man *webManifest, open logo
 		seen[f.SHA256] = true
 		return f
 	}
-	var mainOpt logoOption
+	var mainOpt LogoOption
 	for _, o := range append(body, fallbacks...) {
 		if f := try(o, o.src); f != nil {
 			src := o.src
-			if o.markup != "" {
+			if o.Markup != "" {
 				src = ""
 			}
-			plan.main, mainOpt = &plannedLogo{src: src, file: f, role: logoRole(o, f)}, o
+			plan.main, mainOpt = &plannedLogo{src: src, file: f, role: LogoRole(o, f)}, o
 			break
 		}
 	}
@@ -329,7 +319,7 @@ func planLogos(domain, pageURL string, sig *Signals, man *webManifest, open logo
 		return plan
 	}
 	if mainOpt.dark != "" && mainOpt.dark != plan.main.src {
-		if f := try(logoOption{boxW: mainOpt.boxW, boxH: mainOpt.boxH}, mainOpt.dark); f != nil {
+		if f := try(LogoOption{BoxW: mainOpt.BoxW, BoxH: mainOpt.BoxH}, mainOpt.dark); f != nil {
 			plan.dark = &plannedLogo{src: mainOpt.dark, file: f, role: plan.main.role}
 		}
 	}
@@ -374,7 +364,7 @@ func hostOf(raw, fallback string) string {
 	return fallback
 }
 
-func trimURL(s string) string {
+func TrimURL(s string) string {
 	if len(s) > 120 {
 		return s[:120] + "…"
 	}

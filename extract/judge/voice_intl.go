@@ -1,4 +1,6 @@
-package extract
+package judge
+
+import "slices"
 
 // Stems in German, French, Spanish, Italian and Dutch for the archetypes
 // and tone descriptors, so copy in those languages is classified by its
@@ -32,7 +34,7 @@ func init() {
 	merge := func(into, from map[string][]string) {
 		for k, v := range from {
 			for _, stem := range v {
-				if !contains(into[k], stem) { // a stem shared with English counts once
+				if !slices.Contains(into[k], stem) { // a stem shared with English counts once
 					into[k] = append(into[k], stem)
 				}
 			}

@@ -1,17 +1,17 @@
-package extract
+package judge
 
 import "testing"
 
 // The header logo in the home link beats every decoy the scorer knows.
 func TestScoreLogo(t *testing.T) {
 	const vw = 1280
-	logo := logoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true,
+	logo := LogoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true,
 		Src: "https://acme.example/img/acme-logo.svg", Alt: "Acme"}
 	good := scoreLogo(&logo, []string{"acme"}, vw)
 	if good < 30 {
 		t.Fatalf("header logo scored %v", good)
 	}
-	decoys := map[string]logoCand{
+	decoys := map[string]LogoCand{
 		"social icon":  {Kind: "img", X: 1100, Y: 20, W: 24, H: 24, Visible: true, InHeader: true, Src: "https://acme.example/i/twitter.svg", Alt: "Twitter"},
 		"cart icon":    {Kind: "svg", X: 1200, Y: 20, W: 24, H: 24, Visible: true, InHeader: true, Markup: "<svg/>", Ident: "cart-icon"},
 		"partner wall": {Kind: "img", X: 200, Y: 1400, W: 120, H: 40, Visible: true, Siblings: 8, Src: "https://acme.example/partners/globex.png", Alt: "Globex", Ident: "partner-logos"},
@@ -26,7 +26,7 @@ func TestScoreLogo(t *testing.T) {
 		}
 	}
 	// A locale home link and the brand in the file name count like the alt text.
-	alt := logoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true, Src: "https://acme.example/de/static/acme.svg"}
+	alt := LogoCand{Kind: "img", X: 40, Y: 20, W: 180, H: 40, Visible: true, InHeader: true, InHomeLink: true, Src: "https://acme.example/de/static/acme.svg"}
 	if s := scoreLogo(&alt, []string{"acme"}, vw); s < 30 {
 		t.Errorf("logo named by file only scored %v", s)
 	}

@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"math"
@@ -315,7 +315,7 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 }
 
 // chooseColors assembles app.Colors; every field is set.
-func chooseColors(sig *Signals, man *webManifest, logoFills []string) app.Colors {
+func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors {
 	p := newPalette(sig)
 	p.observe(sig)
 	if man != nil {

@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"reflect"
@@ -28,12 +28,12 @@ func TestCleanFamily(t *testing.T) {
 
 func TestChooseFonts(t *testing.T) {
 	sig := &Signals{
-		Fonts: []fontObs{
+		Fonts: []FontObs{
 			{Family: `"Merriweather", Georgia, serif`, Role: "text", Chars: 1500, Weights: map[string]int{"400": 1500}},
 			{Family: `"Merriweather", Georgia, serif`, Role: "heading", Chars: 120, Weights: map[string]int{"700": 120}},
 			{Family: `"Josefin Sans", "Trebuchet MS", sans-serif`, Role: "ui", Chars: 90, Weights: map[string]int{"400": 60, "700": 30}},
 		},
-		FontFaces:   []fontFace{{Family: `"Merriweather"`, Src: `url("https://fonts.gstatic.com/s/merriweather/v30/x.woff2")`}},
+		FontFaces:   []FontFace{{Family: `"Merriweather"`, Src: `url("https://fonts.gstatic.com/s/merriweather/v30/x.woff2")`}},
 		Stylesheets: []string{"https://fonts.googleapis.com/css2?family=Josefin+Sans:wght@400;700&display=swap"},
 	}
 	got := chooseFonts(sig)
@@ -48,11 +48,11 @@ func TestChooseFonts(t *testing.T) {
 	}
 
 	sig = &Signals{
-		Fonts: []fontObs{
+		Fonts: []FontObs{
 			{Family: `"Brightwell Sans", Arial`, Role: "text", Chars: 900, Weights: map[string]int{"400": 900}},
 			{Family: `Georgia, serif`, Role: "heading", Chars: 100, Weights: map[string]int{"400": 100}},
 		},
-		FontFaces: []fontFace{{Family: `"Brightwell Sans"`, Src: `url("/fonts/b.woff2")`}},
+		FontFaces: []FontFace{{Family: `"Brightwell Sans"`, Src: `url("/fonts/b.woff2")`}},
 	}
 	got = chooseFonts(sig)
 	if len(got) != 2 || got[0].Origin != "self-hosted" || got[1].Family != "Georgia" || got[1].Origin != "system" {
@@ -61,7 +61,7 @@ func TestChooseFonts(t *testing.T) {
 	if got := chooseFonts(&Signals{}); got == nil || len(got) != 0 {
 		t.Errorf("no fonts: %#v", got)
 	}
-	if got := chooseFonts(&Signals{Body: elementStyle{Font: `"Times New Roman"`, Weight: "400"}}); len(got) != 1 || got[0].Family != "Times New Roman" {
+	if got := chooseFonts(&Signals{Body: ElementStyle{Font: `"Times New Roman"`, Weight: "400"}}); len(got) != 1 || got[0].Family != "Times New Roman" {
 		t.Errorf("body fallback: %+v", got)
 	}
 }

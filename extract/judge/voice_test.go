@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"slices"
 )
 
 func TestVoiceNeverEmpty(t *testing.T) {
@@ -22,7 +24,7 @@ func TestVoiceNeverEmpty(t *testing.T) {
 	}
 	for _, in := range inputs {
 		v := analyzeVoice(in)
-		if v.Tone == "" || !contains(archetypeOrder, v.Archetype) || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 {
+		if v.Tone == "" || !slices.Contains(ArchetypeOrder, v.Archetype) || len(v.Descriptors) < 3 || len(v.Descriptors) > 6 {
 			t.Errorf("analyzeVoice(%.30q) = %+v", in, v)
 		}
 		for _, d := range v.Descriptors {
@@ -77,7 +79,7 @@ func TestVoiceOtherLanguages(t *testing.T) {
 // accuracy recorded in docs/accuracy.md, so a lexicon change that makes the
 // classifier worse shows.
 func TestVoiceLabelledSet(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "voice", "samples.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "voice", "samples.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

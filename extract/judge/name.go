@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"regexp"
@@ -253,7 +253,7 @@ func titleCaseLabel(label string) string {
 }
 
 // brandSources lists the name candidates of a page, most trusted first.
-func brandSources(sig *Signals, man *webManifest, logoNames []string) []nameSource {
+func brandSources(sig *Signals, man *WebManifest, logoNames []string) []nameSource {
 	var out []nameSource
 	add := func(s string, p float64) {
 		if s = strings.TrimSpace(s); s != "" {

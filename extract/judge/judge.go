@@ -1,4 +1,4 @@
-package extract
+package judge
 
 import (
 	"errors"
@@ -20,32 +20,32 @@ func Judge(sig *Signals) (app.Pack, error) {
 	if domain == "" {
 		return app.Pack{}, errors.New("judge: Signals without a page URL")
 	}
-	plan := planLogos(domain, sig.URL, sig, sig.Manifest, func(o logoOption, src string) *LogoFile {
-		return recordedLogo(sig, logoKey(o, src))
+	plan := PlanLogos(domain, sig.URL, sig, sig.Manifest, func(o LogoOption, src string) *LogoFile {
+		return RecordedLogo(sig, LogoKey(o, src))
 	})
-	return judgePlanned(domain, sig, plan), nil
+	return JudgePlanned(domain, sig, plan), nil
 }
 
-// judgePlanned judges name, colours, fonts and voice once the logos are
+// JudgePlanned judges name, colours, fonts and voice once the logos are
 // chosen (their names and colours are evidence).
-func judgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
+func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 	return app.Pack{
 		Brand:  brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text),
 		Domain: domain,
 		Colors: chooseColors(sig, sig.Manifest, plan.fills),
 		Fonts:  chooseFonts(sig),
 		Logos:  packLogos(plan),
-		Voice:  analyzeVoice(copyText(sig)),
+		Voice:  analyzeVoice(CopyText(sig)),
 	}
 }
 
-// copyText is the copy the voice is judged from.
-func copyText(sig *Signals) string {
+// CopyText is the copy the voice is judged from.
+func CopyText(sig *Signals) string {
 	return strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
 }
 
-// recordedLogo finds a tried candidate in sig.LogoFiles (nil: never tried).
-func recordedLogo(sig *Signals, key string) *LogoFile {
+// RecordedLogo finds a tried candidate in sig.LogoFiles (nil: never tried).
+func RecordedLogo(sig *Signals, key string) *LogoFile {
 	for i := range sig.LogoFiles {
 		if sig.LogoFiles[i].Key == key {
 			f := sig.LogoFiles[i]
