@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // fetchManifest downloads the manifest through the door; nil when absent or
@@ -98,11 +98,11 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 		}
 	}
 	logos := pack.Logos
-	logos, assets = addMonoLogo(log, domain, pack.Colors.Background, logos, assets)
+	logos, assets = logofile.AddMonoLogo(log, domain, pack.Colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
 	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
 	rcancel()
-	logos, assets = addRasterMono(log, domain, pack.Colors.Background, logos, assets)
+	logos, assets = logofile.AddRasterMono(log, domain, pack.Colors.Background, logos, assets)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}

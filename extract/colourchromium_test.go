@@ -3,17 +3,15 @@ package extract
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/extract/colour"
-
-	"math"
-
-	"strings"
 )
 
 // TestParseColorMatchesChromium paints each colour on a canvas in Chromium

@@ -45,7 +45,6 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/egress"
-
 	"github.com/brandpack/brandpack/extract/judge"
 )
 

@@ -12,14 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/brandpack/brandpack/app"
-
-	"slices"
-
 	"github.com/brandpack/brandpack/extract/judge"
 )
 

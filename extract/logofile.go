@@ -2,19 +2,16 @@ package extract
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"time"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // stored is one downloaded, verified logo.
 type stored struct {
 	asset app.Asset
-	info  imageInfo
+	info  logofile.ImageInfo
 	src   string
 }
 
@@ -30,30 +27,22 @@ func (e *Extractor) store(ctx context.Context, domain string, o judge.LogoOption
 			return nil, err
 		}
 	}
-	info, ok := sniffImage(data)
+	info, ok := logofile.SniffImage(data)
 	if !ok {
 		return nil, errNotImage
 	}
 	if info.Ext == "svg" {
-		clean, err := sanitizeSVG(data)
+		clean, err := logofile.SanitizeSVG(data)
 		if err != nil {
 			return nil, err
 		}
 		data = clean
-		info.Width, info.Height = svgSize(data)
+		info.Width, info.Height = logofile.SVGSize(data)
 	}
 	if info.Width == 0 || info.Height == 0 {
 		info.Width, info.Height = int(o.BoxW+0.5), int(o.BoxH+0.5)
 	}
-	return &stored{asset: newAsset(domain, data, info.Ext, info.ContentType), info: info, src: src}, nil
-}
-
-// newAsset wraps verified bytes as a logo asset named by their hash.
-func newAsset(domain string, data []byte, ext, contentType string) app.Asset {
-	sum := sha256.Sum256(data)
-	h := hex.EncodeToString(sum[:])
-	return app.Asset{Domain: domain, File: "logo-" + h[:12] + "." + ext, ContentType: contentType,
-		Data: data, SHA256: h, CreatedAt: time.Now().UTC()}
+	return &stored{asset: logofile.NewAsset(domain, data, info.Ext, info.ContentType), info: info, src: src}, nil
 }
 
 type notImageError struct{}

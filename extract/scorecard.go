@@ -7,13 +7,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/colour"
-
-	"slices"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // Expected is a fixture site's ground truth, expected.json in the shared
@@ -252,7 +251,7 @@ func sameFile(a *app.Asset, l app.Logo, path, siteDir string) bool {
 		return false
 	}
 	if strings.HasSuffix(path, ".svg") {
-		if want, err = sanitizeSVG(want); err != nil {
+		if want, err = logofile.SanitizeSVG(want); err != nil {
 			return false
 		}
 	}

@@ -8,15 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/brandpack/brandpack/app"
-
-	"slices"
-
 	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 var hexColor = regexp.MustCompile(`^#[0-9A-F]{6}$`)
@@ -67,7 +66,7 @@ func checkPack(t *testing.T, domain string, x *app.Extraction, wantLogo bool) {
 		if a.Domain != domain || a.SHA256 != hex.EncodeToString(sum[:]) || len(a.Data) == 0 {
 			t.Errorf("asset %s: domain %q sha mismatch or empty", a.File, a.Domain)
 		}
-		if info, ok := sniffImage(a.Data); !ok || info.ContentType != a.ContentType {
+		if info, ok := logofile.SniffImage(a.Data); !ok || info.ContentType != a.ContentType {
 			t.Errorf("asset %s: content type %q does not match its bytes", a.File, a.ContentType)
 		}
 		if !strings.HasPrefix(a.File, "logo-"+a.SHA256[:12]+".") {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 func TestSanitizeSVG(t *testing.T) {
@@ -30,7 +31,7 @@ func TestSanitizeSVG(t *testing.T) {
   <text x="1" y="8" filter="url(https://evil.example/f.svg#f)">Brand &amp; Co &lt;3</text>
   <path d="M0 0h1" style="fill: red; behavior: url(x.htc); background-image: url('http://evil.example')"/>
 </svg>`
-	out, err := sanitizeSVG([]byte(in))
+	out, err := logofile.SanitizeSVG([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +48,11 @@ func TestSanitizeSVG(t *testing.T) {
 			t.Errorf("sanitised SVG lost %q:\n%s", good, s)
 		}
 	}
-	if info, ok := sniffImage(out); !ok || info.ContentType != "image/svg+xml" {
+	if info, ok := logofile.SniffImage(out); !ok || info.ContentType != "image/svg+xml" {
 		t.Errorf("sanitised output does not sniff as SVG")
 	}
 	// Idempotent.
-	again, err := sanitizeSVG(out)
+	again, err := logofile.SanitizeSVG(out)
 	if err != nil || string(again) != s {
 		t.Errorf("second pass changed the output:\n%s\n---\n%s", s, again)
 	}
@@ -59,12 +60,12 @@ func TestSanitizeSVG(t *testing.T) {
 
 func TestSanitizeSVGRejects(t *testing.T) {
 	for _, in := range []string{"", "<html><body>hi</body></html>", "not xml at all", "<div><svg></svg></div>"} {
-		if _, err := sanitizeSVG([]byte(in)); err == nil {
+		if _, err := logofile.SanitizeSVG([]byte(in)); err == nil {
 			t.Errorf("sanitizeSVG(%q) accepted", in)
 		}
 	}
 	// Truncated documents are closed.
-	out, err := sanitizeSVG([]byte(`<svg viewBox="0 0 1 1"><g><path d="M0 0"/>`))
+	out, err := logofile.SanitizeSVG([]byte(`<svg viewBox="0 0 1 1"><g><path d="M0 0"/>`))
 	if err != nil || !strings.HasSuffix(string(out), "</g></svg>") {
 		t.Errorf("truncated: %q, %v", out, err)
 	}
@@ -83,7 +84,7 @@ func TestInspectSVGRoles(t *testing.T) {
 	}
 	for _, c := range cases {
 		data := []byte(c.svg)
-		info, _ := sniffImage(data)
+		info, _ := logofile.SniffImage(data)
 		s := &stored{info: info}
 		s.asset.Data = data
 		f := describeLogo("t", s)
@@ -91,10 +92,10 @@ func TestInspectSVGRoles(t *testing.T) {
 			t.Errorf("role(%s) = %s, want %s", c.svg, got, c.role)
 		}
 	}
-	if w, h := svgSize([]byte(`<svg width="120px" height="40" viewBox="0 0 60 20"/>`)); w != 120 || h != 40 {
+	if w, h := logofile.SVGSize([]byte(`<svg width="120px" height="40" viewBox="0 0 60 20"/>`)); w != 120 || h != 40 {
 		t.Errorf("svgSize = %d×%d", w, h)
 	}
-	if w, h := svgSize([]byte(`<svg width="100%" viewBox="0, 0, 60, 20"/>`)); w != 60 || h != 20 {
+	if w, h := logofile.SVGSize([]byte(`<svg width="100%" viewBox="0, 0, 60, 20"/>`)); w != 60 || h != 20 {
 		t.Errorf("svgSize viewBox = %d×%d", w, h)
 	}
 }
@@ -109,19 +110,19 @@ func TestSniffImage(t *testing.T) {
 		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- hi -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>": "image/svg+xml",
 	}
 	for in, want := range cases {
-		info, ok := sniffImage([]byte(in))
+		info, ok := logofile.SniffImage([]byte(in))
 		if !ok || info.ContentType != want {
 			t.Errorf("sniff(%q) = %q %v, want %q", in[:8], info.ContentType, ok, want)
 		}
 	}
-	if info, _ := sniffImage([]byte("RIFF\x24\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x10\x00\x00\x00\x1f\x00\x00\x0f\x00\x00")); info.Width != 32 || info.Height != 16 || !info.Alpha {
+	if info, _ := logofile.SniffImage([]byte("RIFF\x24\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x10\x00\x00\x00\x1f\x00\x00\x0f\x00\x00")); info.Width != 32 || info.Height != 16 || !info.Alpha {
 		t.Errorf("webp size %+v", info)
 	}
-	if info, _ := sniffImage([]byte("\x00\x00\x01\x00\x01\x00\x20\x20\x00\x00\x01\x00\x20\x00\x00\x00\x00\x00\x16\x00\x00\x00")); info.Width != 32 {
+	if info, _ := logofile.SniffImage([]byte("\x00\x00\x01\x00\x01\x00\x20\x20\x00\x00\x01\x00\x20\x00\x00\x00\x00\x00\x16\x00\x00\x00")); info.Width != 32 {
 		t.Errorf("ico size %+v", info)
 	}
 	for _, bad := range []string{"<html><svg></svg></html>", "<svgx>", "%PDF-1.4", "", "hello"} {
-		if _, ok := sniffImage([]byte(bad)); ok {
+		if _, ok := logofile.SniffImage([]byte(bad)); ok {
 			t.Errorf("sniff(%q) accepted", bad)
 		}
 	}
@@ -136,14 +137,14 @@ func FuzzSanitizeSVG(f *testing.F) {
 	f.Add(`<svg xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:x"><text>hi</text></a></svg>`)
 	f.Add(`<svg><style>@import url(x);</style><foreignObject><div/></foreignObject></svg>`)
 	f.Fuzz(func(t *testing.T, in string) {
-		out, err := sanitizeSVG([]byte(in))
+		out, err := logofile.SanitizeSVG([]byte(in))
 		if err != nil {
 			return
 		}
 		if m := fuzzBad.FindString(string(out)); m != "" {
 			t.Fatalf("sanitizeSVG(%q) kept %q: %s", in, m, out)
 		}
-		if _, err := sanitizeSVG(out); err != nil {
+		if _, err := logofile.SanitizeSVG(out); err != nil {
 			t.Fatalf("output does not re-parse: %v\n%s", err, out)
 		}
 	})

@@ -19,9 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brandpack/brandpack/extract"
-	"github.com/brandpack/brandpack/extract/sitesrv"
-
 	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/sitesrv"
 )
 
 // siteResult is one site's scorecard row.

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/judge"
 )
 

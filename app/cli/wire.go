@@ -17,7 +17,6 @@ import (
 	"github.com/brandpack/brandpack/db"
 	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/egress"
-
 	"github.com/brandpack/brandpack/extract/judge"
 )
 

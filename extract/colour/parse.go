@@ -17,14 +17,15 @@ type RGBA struct {
 	R, G, B, A float64
 }
 
-// colorful returns the opaque colour for go-colorful's metrics.
+// Colorful returns the opaque colour for go-colorful's metrics.
 func (c RGBA) Colorful() colorful.Color { return colorful.Color{R: c.R, G: c.G, B: c.B} }
 
-// hex returns #RRGGBB (upper case), ignoring alpha.
+// Hex returns #RRGGBB (upper case), ignoring alpha.
 func (c RGBA) Hex() string {
 	return fmt.Sprintf("#%02X%02X%02X", To255(c.R), To255(c.G), To255(c.B))
 }
 
+// To255 maps a channel in [0, 1] to 0…255 (NaN and below 0 → 0).
 func To255(v float64) int {
 	if math.IsNaN(v) || v <= 0 {
 		return 0
@@ -35,10 +36,10 @@ func To255(v float64) int {
 	return int(math.Round(v * 255))
 }
 
-// over composites c onto an opaque background (alpha blending in sRGB, as
+// Over composites c onto an opaque background (alpha blending in sRGB, as
 // browsers paint).
 func (c RGBA) Over(bg RGBA) RGBA {
-	a := Clamp01(c.A)
+	a := clamp01(c.A)
 	return RGBA{
 		R: c.R*a + bg.R*(1-a),
 		G: c.G*a + bg.G*(1-a),
@@ -47,7 +48,8 @@ func (c RGBA) Over(bg RGBA) RGBA {
 	}
 }
 
-func Clamp01(v float64) float64 {
+// clamp01 clamps v into [0, 1] (NaN → 0).
+func clamp01(v float64) float64 {
 	if math.IsNaN(v) || v < 0 {
 		return 0
 	}
@@ -57,11 +59,12 @@ func Clamp01(v float64) float64 {
 	return v
 }
 
-func FromColorful(c colorful.Color, alpha float64) RGBA {
-	return RGBA{R: Clamp01(c.R), G: Clamp01(c.G), B: Clamp01(c.B), A: Clamp01(alpha)}
+// fromColorful clamps a go-colorful colour into sRGB with alpha.
+func fromColorful(c colorful.Color, alpha float64) RGBA {
+	return RGBA{R: clamp01(c.R), G: clamp01(c.G), B: clamp01(c.B), A: clamp01(alpha)}
 }
 
-// parseColor parses a CSS colour: hex (#RGB, #RGBA, #RRGGBB, #RRGGBBAA),
+// ParseColor parses a CSS colour: hex (#RGB, #RGBA, #RRGGBB, #RRGGBBAA),
 // named colours and transparent, rgb()/rgba(), hsl()/hsla(), hwb(), lab(),
 // lch(), oklab(), oklch() and color() in the predefined spaces (srgb,
 // srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50,
@@ -74,7 +77,7 @@ func ParseColor(s string) (RGBA, bool) {
 		return RGBA{}, false
 	}
 	if s[0] == '#' {
-		return ParseHex(s[1:])
+		return parseHex(s[1:])
 	}
 	if s == "transparent" {
 		return RGBA{}, true
@@ -116,7 +119,8 @@ func ParseColor(s string) (RGBA, bool) {
 	return RGBA{}, false
 }
 
-func ParseHex(h string) (RGBA, bool) {
+// parseHex parses the digits of #RGB, #RGBA, #RRGGBB or #RRGGBBAA (without "#").
+func parseHex(h string) (RGBA, bool) {
 	for i := 0; i < len(h); i++ {
 		if !isHexDigit(h[i]) {
 			return RGBA{}, false
@@ -221,7 +225,7 @@ func hue(s string) (float64, bool) {
 
 func parseAlpha(s string) (float64, bool) {
 	v, ok := numOrPercent(s, 1)
-	return Clamp01(v), ok
+	return clamp01(v), ok
 }
 
 func parseRGB(args []string, a float64) (RGBA, bool) {
@@ -234,7 +238,7 @@ func parseRGB(args []string, a float64) (RGBA, bool) {
 		if !ok {
 			return RGBA{}, false
 		}
-		ch[i] = Clamp01(v / 255)
+		ch[i] = clamp01(v / 255)
 	}
 	return RGBA{R: ch[0], G: ch[1], B: ch[2], A: a}, true
 }
@@ -253,7 +257,7 @@ func parseHSL(args []string, a float64) (RGBA, bool) {
 	if h < 0 {
 		h += 360
 	}
-	return FromColorful(colorful.Hsl(h, Clamp01(s/100), Clamp01(l/100)), a), true
+	return fromColorful(colorful.Hsl(h, clamp01(s/100), clamp01(l/100)), a), true
 }
 
 func parseHWB(args []string, a float64) (RGBA, bool) {
@@ -266,7 +270,7 @@ func parseHWB(args []string, a float64) (RGBA, bool) {
 	if !ok1 || !ok2 || !ok3 {
 		return RGBA{}, false
 	}
-	w, b = Clamp01(w/100), Clamp01(b/100)
+	w, b = clamp01(w/100), clamp01(b/100)
 	if w+b >= 1 {
 		g := w / (w + b)
 		return RGBA{R: g, G: g, B: g, A: a}, true
@@ -310,11 +314,11 @@ func parseLabLike(name string, args []string, a float64) (RGBA, bool) {
 		return RGBA{}, false
 	}
 	if ok {
-		return FromColorful(colorful.OkLab(l, x, y), a), true
+		return fromColorful(colorful.OkLab(l, x, y), a), true
 	}
 	l = math.Max(0, math.Min(l, 100))
 	X, Y, Z := colorful.LabToXyzWhiteRef(l/100, x/100, y/100, colorful.D50)
-	return FromColorful(colorful.XyzD50(X, Y, Z), a), true
+	return fromColorful(colorful.XyzD50(X, Y, Z), a), true
 }
 
 func parseColorFunc(args []string, a float64) (RGBA, bool) {
@@ -350,10 +354,10 @@ func parseColorFunc(args []string, a float64) (RGBA, bool) {
 	default:
 		return RGBA{}, false
 	}
-	return FromColorful(c, a), true
+	return fromColorful(c, a), true
 }
 
-// normalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
+// NormalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
 // when s is not a colour or is (almost) fully transparent.
 func NormalizeHex(s string, bg RGBA) string {
 	c, ok := ParseColor(s)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/colour"
 )
 

@@ -12,7 +12,7 @@ import (
 // only through golang.org/x/net/publicsuffix, which names the
 // cookiejar.PublicSuffixList interface; the judge calls nothing of it.)
 func TestJudgeImportsNoBrowserOrNetwork(t *testing.T) {
-	for _, pkg := range []string{".", "../colour"} {
+	for _, pkg := range []string{".", "../colour", "../logofile"} {
 		checkPureDeps(t, pkg)
 	}
 }

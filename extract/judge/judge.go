@@ -1,3 +1,9 @@
+// Package judge turns Signals (what the observer, package extract, saw on a
+// page: computed styles, copy, logo candidates, the manifest, the facts of
+// the logo files it tried) into a pack: brand name, colours, fonts, logo
+// choice and voice. It is pure Go: no browser, no network, no files; the
+// same Signals always give the same pack. Signals and LogoFile are declared
+// here so the arrows run one way: extract → judge → colour, app.
 package judge
 
 import (

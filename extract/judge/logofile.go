@@ -3,10 +3,9 @@ package judge
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 
 	"github.com/brandpack/brandpack/app"
-
-	"slices"
 )
 
 // LogoFile is what the observer learnt about one logo candidate it tried to

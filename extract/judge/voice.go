@@ -1,13 +1,12 @@
 package judge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/brandpack/brandpack/app"
-
-	"slices"
 )
 
 // Voice is judged offline and deterministically: the copy is tokenised and

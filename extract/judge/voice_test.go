@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
-
-	"slices"
 )
 
 func TestVoiceNeverEmpty(t *testing.T) {

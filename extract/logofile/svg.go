@@ -1,4 +1,4 @@
-package extract
+package logofile
 
 import (
 	"bytes"
@@ -32,13 +32,13 @@ var (
 	unitNumber   = regexp.MustCompile(`^\s*([0-9]*\.?[0-9]+)\s*(px)?\s*$`)
 )
 
-// sanitizeSVG re-serialises an SVG document keeping only passive content:
+// SanitizeSVG re-serialises an SVG document keeping only passive content:
 // no <script>, <foreignObject> or other embedding elements, no on*
 // attributes, no javascript: anywhere, no href/xlink:href/src except
 // #fragments (and raster data: URLs on <image>), no external url() or
 // @import in styles, no comments, processing instructions or DTD. The root
 // must be <svg>; it gets the SVG namespace if it lacked one.
-func sanitizeSVG(data []byte) ([]byte, error) {
+func SanitizeSVG(data []byte) ([]byte, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
@@ -208,8 +208,8 @@ func sanitizeCSS(s string) string {
 	return dangerousCSS.ReplaceAllString(s, "")
 }
 
-// svgFacts summarises an SVG for sizing and role guessing.
-type svgFacts struct {
+// SVGFacts summarises an SVG for sizing and role guessing.
+type SVGFacts struct {
 	Width, Height float64 // from width/height, else viewBox
 	VBW, VBH      float64
 	TextChars     int
@@ -217,8 +217,8 @@ type svgFacts struct {
 	Title         string
 }
 
-func inspectSVG(data []byte) svgFacts {
-	var f svgFacts
+func InspectSVG(data []byte) SVGFacts {
+	var f SVGFacts
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
@@ -303,7 +303,7 @@ func length(s string) float64 {
 	return v
 }
 
-func svgSize(data []byte) (int, int) {
-	f := inspectSVG(data)
+func SVGSize(data []byte) (int, int) {
+	f := InspectSVG(data)
 	return int(f.Width + 0.5), int(f.Height + 0.5)
 }

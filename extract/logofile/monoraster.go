@@ -1,4 +1,4 @@
-package extract
+package logofile
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"sort"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/colour"
 )
 
@@ -34,8 +33,8 @@ const (
 
 var errNotFlat = errors.New("raster: not a flat-colour mark on transparency")
 
-// toNRGBA returns img as non-premultiplied 8-bit colour.RGBA at origin 0,0.
-func toNRGBA(img image.Image) *image.NRGBA {
+// ToNRGBA returns img as non-premultiplied 8-bit RGBA at origin 0,0.
+func ToNRGBA(img image.Image) *image.NRGBA {
 	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
 		return n
 	}
@@ -123,9 +122,9 @@ func recolorRaster(img *image.NRGBA, ink colour.RGBA) *image.NRGBA {
 	return out
 }
 
-// monoRaster derives the other-background copy of a PNG: the copy's PNG
+// MonoRaster derives the other-background copy of a PNG: the copy's PNG
 // bytes and size, and the variants of the copy and of the original.
-func monoRaster(data []byte, pageDark bool) (mono []byte, w, h int, variant, original string, err error) {
+func MonoRaster(data []byte, pageDark bool) (mono []byte, w, h int, variant, original string, err error) {
 	c, err := png.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, 0, 0, "", "", err
@@ -140,7 +139,7 @@ func monoRaster(data []byte, pageDark bool) (mono []byte, w, h int, variant, ori
 	if o, ok := img.(interface{ Opaque() bool }); ok && o.Opaque() {
 		return nil, 0, 0, "", "", errNotFlat
 	}
-	n := toNRGBA(img)
+	n := ToNRGBA(img)
 	cols, err := flatColours(n)
 	if err != nil {
 		return nil, 0, 0, "", "", err
@@ -156,12 +155,12 @@ func monoRaster(data []byte, pageDark bool) (mono []byte, w, h int, variant, ori
 	return buf.Bytes(), n.Rect.Dx(), n.Rect.Dy(), variant, original, nil
 }
 
-// addRasterMono derives the other-background copy of the main logo when it
+// AddRasterMono derives the other-background copy of the main logo when it
 // is a raster with a PNG (its own bytes or its rendering, so it runs after
 // addPNGs) and the page offered no variant of its own: the copy is stored
 // as a second logo with the same role (a PNG, its own png_url), and the
 // main logo is flagged for the background it was drawn for.
-func addRasterMono(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
+func AddRasterMono(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
 	if !wantsMono(logos) || logos[0].Format == "svg" || logos[0].PNGURL == "" {
 		return logos, assets
 	}
@@ -174,12 +173,12 @@ func addRasterMono(log *slog.Logger, domain, background string, logos []app.Logo
 	if src == nil {
 		return logos, assets
 	}
-	mono, w, h, variant, original, err := monoRaster(src.Data, pageIsDark(background))
+	mono, w, h, variant, original, err := MonoRaster(src.Data, pageIsDark(background))
 	if err != nil {
 		log.Debug("no monochrome variant", "err", err)
 		return logos, assets
 	}
-	a := newAsset(domain, mono, "png", "image/png")
+	a := NewAsset(domain, mono, "png", "image/png")
 	main := &logos[0]
 	main.Variants = append([]string{original}, main.Variants...)
 	l := app.Logo{URL: a.File, Role: main.Role, Variants: []string{variant, "transparent"},

@@ -1,8 +1,9 @@
-package extract
+package logofile
 
 import (
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,11 +21,11 @@ const darkOnLightSVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" heig
 </svg>`
 
 func TestMonoVariantDarkOnLight(t *testing.T) {
-	clean, err := sanitizeSVG([]byte(darkOnLightSVG))
+	clean, err := SanitizeSVG([]byte(darkOnLightSVG))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mono, variant, original, err := monoVariant(clean, false)
+	mono, variant, original, err := MonoVariant(clean, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestMonoVariantDarkOnLight(t *testing.T) {
 	if !strings.Contains(s, "#ffffff") || !strings.Contains(s, `fill="url(#g)"`) || !strings.Contains(s, "stroke:none") {
 		t.Errorf("expected white paints, the gradient reference and none kept:\n%s", mono)
 	}
-	if again, err := sanitizeSVG(mono); err != nil || string(again) != string(mono) {
+	if again, err := SanitizeSVG(mono); err != nil || string(again) != string(mono) {
 		t.Errorf("monochrome copy is not a fixed point of the sanitiser: %v", err)
 	}
 }
@@ -77,11 +78,11 @@ func TestMonoVariantCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			clean, err := sanitizeSVG([]byte(c.svg))
+			clean, err := SanitizeSVG([]byte(c.svg))
 			if err != nil {
 				t.Fatal(err)
 			}
-			mono, variant, original, err := monoVariant(clean, c.pageDark)
+			mono, variant, original, err := MonoVariant(clean, c.pageDark)
 			if c.wantErr {
 				if !errors.Is(err, errNotMono) {
 					t.Fatalf("got %v, want errNotMono; copy:\n%s", err, mono)
@@ -109,32 +110,28 @@ func TestMonoVariantCases(t *testing.T) {
 // and the main logo is flagged for its own background; a page that already
 // offers a dark variant gets no derived one; a raster gets none.
 func TestAddMonoLogo(t *testing.T) {
-	clean, _ := sanitizeSVG([]byte(darkOnLightSVG))
-	main := newAsset("x.test", clean, "svg", "image/svg+xml")
+	clean, _ := SanitizeSVG([]byte(darkOnLightSVG))
+	main := NewAsset("x.test", clean, "svg", "image/svg+xml")
 	logos := []app.Logo{{URL: main.File, Role: "combination", Variants: []string{"transparent"}, Format: "svg", Width: 200, Height: 50}}
-	got, assets := addMonoLogo(slog.Default(), "x.test", "#FFFFFF", logos, []app.Asset{main})
+	got, assets := AddMonoLogo(slog.Default(), "x.test", "#FFFFFF", logos, []app.Asset{main})
 	if len(got) != 2 || len(assets) != 2 {
 		t.Fatalf("logos %+v", got)
 	}
-	if !equalStrings(got[0].Variants, []string{"light", "transparent"}) || !equalStrings(got[1].Variants, []string{"dark", "transparent"}) ||
+	if !slices.Equal(got[0].Variants, []string{"light", "transparent"}) || !slices.Equal(got[1].Variants, []string{"dark", "transparent"}) ||
 		got[1].Role != "combination" || got[1].URL != assets[1].File || got[1].Format != "svg" || got[1].SourceURL != "" {
 		t.Errorf("logos %+v", got)
 	}
-	if info, ok := sniffImage(assets[1].Data); !ok || info.ContentType != assets[1].ContentType {
+	if info, ok := SniffImage(assets[1].Data); !ok || info.ContentType != assets[1].ContentType {
 		t.Errorf("derived asset type %q", assets[1].ContentType)
 	}
 
 	withDark := []app.Logo{logos[0], {URL: "d.svg", Role: "combination", Variants: []string{"dark"}, Format: "svg"}}
 	withDark[0].Variants = []string{"light", "transparent"}
-	if got, _ := addMonoLogo(slog.Default(), "x.test", "#FFFFFF", withDark, []app.Asset{main}); len(got) != 2 {
+	if got, _ := AddMonoLogo(slog.Default(), "x.test", "#FFFFFF", withDark, []app.Asset{main}); len(got) != 2 {
 		t.Errorf("derived a variant although the page had one: %+v", got)
 	}
 	raster := []app.Logo{{URL: "l.png", Role: "wordmark", Variants: []string{"transparent"}, Format: "png"}}
-	if got, _ := addMonoLogo(slog.Default(), "x.test", "#FFFFFF", raster, nil); len(got) != 1 {
+	if got, _ := AddMonoLogo(slog.Default(), "x.test", "#FFFFFF", raster, nil); len(got) != 1 {
 		t.Errorf("derived a variant of a raster: %+v", got)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	return strings.Join(a, ",") == strings.Join(b, ",")
 }

@@ -1,4 +1,4 @@
-package extract
+package logofile
 
 import (
 	"bytes"
@@ -9,13 +9,11 @@ import (
 	"log/slog"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
-
 	"github.com/brandpack/brandpack/extract/colour"
-
-	"slices"
 )
 
 // Monochrome variants: a logo drawn for one background gets a one-colour
@@ -246,10 +244,10 @@ func pageIsDark(background string) bool {
 	return ok && relLuminance(bg.Over(white)) < 0.18
 }
 
-// monoVariant derives the copy of svg for the other background. pageDark
+// MonoVariant derives the copy of svg for the other background. pageDark
 // breaks the tie for logos whose paints suit both backgrounds. It returns
 // the copy and the variant of the copy and of the original ("dark"/"light").
-func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original string, err error) {
+func MonoVariant(svg []byte, pageDark bool) (mono []byte, variant, original string, err error) {
 	_, paints, err := recolorSVG(svg, white)
 	if err != nil {
 		return nil, "", "", err
@@ -266,7 +264,7 @@ func monoVariant(svg []byte, pageDark bool) (mono []byte, variant, original stri
 	if err != nil {
 		return nil, "", "", err
 	}
-	if out, err = sanitizeSVG(out); err != nil {
+	if out, err = SanitizeSVG(out); err != nil {
 		return nil, "", "", err
 	}
 	return out, variant, original, nil
@@ -286,11 +284,11 @@ func wantsMono(logos []app.Logo) bool {
 	return true
 }
 
-// addMonoLogo derives the other-background copy of the main logo when it is
+// AddMonoLogo derives the other-background copy of the main logo when it is
 // an SVG and the page offered no variant of its own (a <picture> dark
 // source): the copy is stored as a second logo with the same role, and the
 // main logo is flagged for the background it was drawn for.
-func addMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
+func AddMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
 	if !wantsMono(logos) || logos[0].Format != "svg" {
 		return logos, assets
 	}
@@ -303,12 +301,12 @@ func addMonoLogo(log *slog.Logger, domain, background string, logos []app.Logo, 
 	if src == nil {
 		return logos, assets
 	}
-	mono, variant, original, err := monoVariant(src.Data, pageIsDark(background))
+	mono, variant, original, err := MonoVariant(src.Data, pageIsDark(background))
 	if err != nil {
 		log.Debug("no monochrome variant", "err", err)
 		return logos, assets
 	}
-	a := newAsset(domain, mono, "svg", "image/svg+xml")
+	a := NewAsset(domain, mono, "svg", "image/svg+xml")
 	main := &logos[0]
 	main.Variants = append([]string{original}, main.Variants...)
 	l := app.Logo{URL: a.File, Role: main.Role, Variants: []string{variant, "transparent"},
