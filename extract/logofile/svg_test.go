@@ -1,12 +1,9 @@
-package extract
+package logofile
 
 import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/brandpack/brandpack/extract/judge"
-	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 func TestSanitizeSVG(t *testing.T) {
@@ -31,7 +28,7 @@ func TestSanitizeSVG(t *testing.T) {
   <text x="1" y="8" filter="url(https://evil.example/f.svg#f)">Brand &amp; Co &lt;3</text>
   <path d="M0 0h1" style="fill: red; behavior: url(x.htc); background-image: url('http://evil.example')"/>
 </svg>`
-	out, err := logofile.SanitizeSVG([]byte(in))
+	out, err := SanitizeSVG([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +45,11 @@ func TestSanitizeSVG(t *testing.T) {
 			t.Errorf("sanitised SVG lost %q:\n%s", good, s)
 		}
 	}
-	if info, ok := logofile.SniffImage(out); !ok || info.ContentType != "image/svg+xml" {
+	if info, ok := SniffImage(out); !ok || info.ContentType != "image/svg+xml" {
 		t.Errorf("sanitised output does not sniff as SVG")
 	}
 	// Idempotent.
-	again, err := logofile.SanitizeSVG(out)
+	again, err := SanitizeSVG(out)
 	if err != nil || string(again) != s {
 		t.Errorf("second pass changed the output:\n%s\n---\n%s", s, again)
 	}
@@ -60,43 +57,14 @@ func TestSanitizeSVG(t *testing.T) {
 
 func TestSanitizeSVGRejects(t *testing.T) {
 	for _, in := range []string{"", "<html><body>hi</body></html>", "not xml at all", "<div><svg></svg></div>"} {
-		if _, err := logofile.SanitizeSVG([]byte(in)); err == nil {
+		if _, err := SanitizeSVG([]byte(in)); err == nil {
 			t.Errorf("sanitizeSVG(%q) accepted", in)
 		}
 	}
 	// Truncated documents are closed.
-	out, err := logofile.SanitizeSVG([]byte(`<svg viewBox="0 0 1 1"><g><path d="M0 0"/>`))
+	out, err := SanitizeSVG([]byte(`<svg viewBox="0 0 1 1"><g><path d="M0 0"/>`))
 	if err != nil || !strings.HasSuffix(string(out), "</g></svg>") {
 		t.Errorf("truncated: %q, %v", out, err)
-	}
-}
-
-func TestInspectSVGRoles(t *testing.T) {
-	cases := []struct {
-		svg  string
-		role string
-	}{
-		{`<svg width="200" height="52" viewBox="0 0 200 52"><text>Quirewell</text><rect x="1" y="38" width="28" height="2"/></svg>`, "wordmark"},
-		{`<svg viewBox="0 0 190 36"><rect width="3" height="12"/><path d="M1 1"/><text>Plumline</text></svg>`, "combination"},
-		{`<svg viewBox="0 0 56 56"><circle r="27"/><path d="M1 1"/></svg>`, "symbol"},
-		{`<svg viewBox="0 0 400 60"><path d="M1 1"/><path d="M2 2"/></svg>`, "wordmark"},
-		{`<svg viewBox="0 0 120 60"><path d="M1 1"/></svg>`, "combination"},
-	}
-	for _, c := range cases {
-		data := []byte(c.svg)
-		info, _ := logofile.SniffImage(data)
-		s := &stored{info: info}
-		s.asset.Data = data
-		f := describeLogo("t", s)
-		if got := judge.LogoRole(judge.LogoOption{}, &f); got != c.role {
-			t.Errorf("role(%s) = %s, want %s", c.svg, got, c.role)
-		}
-	}
-	if w, h := logofile.SVGSize([]byte(`<svg width="120px" height="40" viewBox="0 0 60 20"/>`)); w != 120 || h != 40 {
-		t.Errorf("svgSize = %d×%d", w, h)
-	}
-	if w, h := logofile.SVGSize([]byte(`<svg width="100%" viewBox="0, 0, 60, 20"/>`)); w != 60 || h != 20 {
-		t.Errorf("svgSize viewBox = %d×%d", w, h)
 	}
 }
 
@@ -110,19 +78,19 @@ func TestSniffImage(t *testing.T) {
 		"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- hi -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>": "image/svg+xml",
 	}
 	for in, want := range cases {
-		info, ok := logofile.SniffImage([]byte(in))
+		info, ok := SniffImage([]byte(in))
 		if !ok || info.ContentType != want {
 			t.Errorf("sniff(%q) = %q %v, want %q", in[:8], info.ContentType, ok, want)
 		}
 	}
-	if info, _ := logofile.SniffImage([]byte("RIFF\x24\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x10\x00\x00\x00\x1f\x00\x00\x0f\x00\x00")); info.Width != 32 || info.Height != 16 || !info.Alpha {
+	if info, _ := SniffImage([]byte("RIFF\x24\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x10\x00\x00\x00\x1f\x00\x00\x0f\x00\x00")); info.Width != 32 || info.Height != 16 || !info.Alpha {
 		t.Errorf("webp size %+v", info)
 	}
-	if info, _ := logofile.SniffImage([]byte("\x00\x00\x01\x00\x01\x00\x20\x20\x00\x00\x01\x00\x20\x00\x00\x00\x00\x00\x16\x00\x00\x00")); info.Width != 32 {
+	if info, _ := SniffImage([]byte("\x00\x00\x01\x00\x01\x00\x20\x20\x00\x00\x01\x00\x20\x00\x00\x00\x00\x00\x16\x00\x00\x00")); info.Width != 32 {
 		t.Errorf("ico size %+v", info)
 	}
 	for _, bad := range []string{"<html><svg></svg></html>", "<svgx>", "%PDF-1.4", "", "hello"} {
-		if _, ok := logofile.SniffImage([]byte(bad)); ok {
+		if _, ok := SniffImage([]byte(bad)); ok {
 			t.Errorf("sniff(%q) accepted", bad)
 		}
 	}
@@ -137,14 +105,14 @@ func FuzzSanitizeSVG(f *testing.F) {
 	f.Add(`<svg xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:x"><text>hi</text></a></svg>`)
 	f.Add(`<svg><style>@import url(x);</style><foreignObject><div/></foreignObject></svg>`)
 	f.Fuzz(func(t *testing.T, in string) {
-		out, err := logofile.SanitizeSVG([]byte(in))
+		out, err := SanitizeSVG([]byte(in))
 		if err != nil {
 			return
 		}
 		if m := fuzzBad.FindString(string(out)); m != "" {
 			t.Fatalf("sanitizeSVG(%q) kept %q: %s", in, m, out)
 		}
-		if _, err := logofile.SanitizeSVG(out); err != nil {
+		if _, err := SanitizeSVG(out); err != nil {
 			t.Fatalf("output does not re-parse: %v\n%s", err, out)
 		}
 	})
