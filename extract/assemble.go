@@ -9,54 +9,30 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
-
-// webManifest is the part of a web app manifest brandpack reads.
-type webManifest struct {
-	Name            string         `json:"name"`
-	ShortName       string         `json:"short_name"`
-	ThemeColor      string         `json:"theme_color"`
-	BackgroundColor string         `json:"background_color"`
-	Icons           []manifestIcon `json:"icons"`
-	base            *url.URL
-}
-
-type manifestIcon struct {
-	Src     string `json:"src"`
-	Sizes   string `json:"sizes"`
-	Type    string `json:"type"`
-	Purpose string `json:"purpose"`
-}
-
-func (m *webManifest) resolve(ref string) string {
-	u, err := m.base.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	return u.String()
-}
 
 // fetchManifest downloads the manifest through the door; nil when absent or
 // unreadable.
-func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href string) *webManifest {
+func (e *Extractor) fetchManifest(ctx context.Context, log *slog.Logger, href string) *judge.WebManifest {
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return nil
 	}
-	base, err := url.Parse(href)
-	if err != nil {
+	if _, err := url.Parse(href); err != nil {
 		return nil
 	}
 	body, _, err := e.fetch(ctx, href, maxManifest)
 	if err != nil {
-		log.Debug("manifest unavailable", "href", trimURL(href), "err", err)
+		log.Debug("manifest unavailable", "href", judge.TrimURL(href), "err", err)
 		return nil
 	}
-	var m webManifest
+	var m judge.WebManifest
 	if err := json.Unmarshal(body, &m); err != nil {
-		log.Debug("manifest unreadable", "href", trimURL(href), "err", err)
+		log.Debug("manifest unreadable", "href", judge.TrimURL(href), "err", err)
 		return nil
 	}
-	m.base = base
+	m.Base = href
 	return &m
 }
 
@@ -76,42 +52,61 @@ func phaseContext(ctx context.Context, max, reserve time.Duration) (context.Cont
 // renderPhase bounds the PNG renderings of one extraction.
 const renderPhase = 10 * time.Second
 
-// assemble turns the page's signals into the pack and its assets (logo PNGs
-// drawn with r); it also returns the copy the voice was judged from.
+// assemble observes what the page alone does not show (the manifest, the
+// logo files), judges the Signals into the pack, and builds the pack's
+// assets (the chosen files, monochrome copies, PNGs drawn with r); it also
+// returns the copy the voice was judged from.
 func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain string, page *loaded, r *renderer) (*app.Extraction, string, error) {
 	sig := page.Sig
 	// Downloads get their own, shorter deadline inside the budget: a slow
 	// logo host costs that logo, not the whole pack.
 	dctx, cancel := phaseContext(ctx, downloadPhase, time.Second)
 	defer cancel()
-	man := e.fetchManifest(dctx, log, sig.Meta.Manifest)
-	logos, assets, logoNames, fills := e.chooseLogos(dctx, log, domain, page.URL, sig, man)
+	sig.Manifest = e.fetchManifest(dctx, log, sig.Meta.Manifest)
+	files := map[string]*stored{}
+	open := func(o judge.LogoOption, src string) *judge.LogoFile {
+		key := judge.LogoKey(o, src)
+		if f := judge.RecordedLogo(sig, key); f != nil {
+			return f
+		}
+		f := judge.LogoFile{Key: key}
+		if s, err := e.store(dctx, domain, o, src); err != nil {
+			log.Debug("logo candidate rejected", "src", judge.TrimURL(src), "err", err)
+			f.Error = judge.TrimURL(err.Error())
+		} else {
+			f = describeLogo(key, s)
+			files[s.asset.SHA256] = s
+		}
+		sig.LogoFiles = append(sig.LogoFiles, f)
+		return &f
+	}
+	plan := judge.PlanLogos(domain, page.URL, sig, sig.Manifest, open)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	brand := chooseBrand(hostOf(page.URL, domain), brandSources(sig, man, logoNames))
-	colors := chooseColors(sig, man, fills)
-	logos, assets = addMonoLogo(log, domain, colors.Background, logos, assets)
+	if e.cfg.OnSignals != nil {
+		e.cfg.OnSignals(domain, sig)
+	}
+	pack := judge.JudgePlanned(domain, sig, plan)
+	assets := []app.Asset{}
+	for _, l := range pack.Logos {
+		for _, s := range files {
+			if s.asset.File == l.URL {
+				assets = append(assets, s.asset)
+				break
+			}
+		}
+	}
+	logos := pack.Logos
+	logos, assets = logofile.AddMonoLogo(log, domain, pack.Colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
 	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
 	rcancel()
-	logos, assets = addRasterMono(log, domain, colors.Background, logos, assets)
+	logos, assets = logofile.AddRasterMono(log, domain, pack.Colors.Background, logos, assets)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	fonts := chooseFonts(sig)
-	copyText := strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
-	voice := analyzeVoice(copyText)
-	log.Debug("judged", "brand", brand, "primary", colors.Primary, "fonts", len(fonts), "archetype", voice.Archetype)
-	return &app.Extraction{
-		Pack: app.Pack{
-			Brand:  brand,
-			Domain: domain,
-			Colors: colors,
-			Fonts:  fonts,
-			Logos:  logos,
-			Voice:  voice,
-		},
-		Assets: assets,
-	}, copyText, nil
+	pack.Logos = logos
+	log.Debug("judged", "brand", pack.Brand, "primary", pack.Colors.Primary, "fonts", len(pack.Fonts), "archetype", pack.Voice.Archetype)
+	return &app.Extraction{Pack: pack, Assets: assets}, judge.CopyText(sig), nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 
 	"github.com/go-rod/rod"
+
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // collectJS is evaluated once per extraction, after the page settled.
@@ -15,121 +17,8 @@ import (
 //go:embed collect.js
 var collectJS string
 
-// signals is what collect.js returns: raw observations, no judgement.
-type signals struct {
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-	Lang     string `json:"lang"`
-	Viewport struct {
-		W float64 `json:"w"`
-		H float64 `json:"h"`
-	} `json:"viewport"`
-	Meta struct {
-		ThemeColor []struct {
-			C     string `json:"c"`
-			Media string `json:"media"`
-		} `json:"themeColor"`
-		TileColor   string `json:"tileColor"`
-		OGSiteName  string `json:"ogSiteName"`
-		AppName     string `json:"appName"`
-		OGTitle     string `json:"ogTitle"`
-		OGImage     string `json:"ogImage"`
-		Description string `json:"description"`
-		Manifest    string `json:"manifest"`
-	} `json:"meta"`
-	Icons       []iconLink   `json:"icons"`
-	JSONLD      []jsonLDOrg  `json:"jsonLd"`
-	RootVars    []rootVar    `json:"rootVars"`
-	Colors      []colorObs   `json:"colors"`
-	Fonts       []fontObs    `json:"fonts"`
-	FontFaces   []fontFace   `json:"fontFaces"`
-	Stylesheets []string     `json:"stylesheets"`
-	Logos       []logoCand   `json:"logos"`
-	Text        string       `json:"text"`
-	Body        elementStyle `json:"body"`
-	HTML        elementStyle `json:"html"`
-	Overlays    int          `json:"overlays"`
-}
-
-type iconLink struct {
-	Rel   string `json:"rel"`
-	Href  string `json:"href"`
-	Sizes string `json:"sizes"`
-	Type  string `json:"type"`
-	Color string `json:"color"`
-}
-
-type jsonLDOrg struct {
-	Type string `json:"type"`
-	Name string `json:"name"`
-	Logo string `json:"logo"`
-}
-
-type rootVar struct {
-	Name string `json:"name"`
-	C    string `json:"c"`
-}
-
-// colorObs is the summed evidence for one computed colour in one role.
-type colorObs struct {
-	C    string  `json:"c"`
-	Role string  `json:"role"`
-	W    float64 `json:"w"`
-	N    int     `json:"n"`
-	Top  float64 `json:"top"`
-}
-
-type fontObs struct {
-	Family  string         `json:"family"` // computed font-family stack
-	Role    string         `json:"role"`   // text, ui, heading
-	Chars   int            `json:"chars"`
-	Weights map[string]int `json:"weights"`
-}
-
-type fontFace struct {
-	Family string `json:"family"`
-	Src    string `json:"src"`
-	API    bool   `json:"api"` // from document.fonts rather than a readable rule
-}
-
-type elementStyle struct {
-	BG     string `json:"bg"`
-	Color  string `json:"color"`
-	Font   string `json:"font"`
-	Weight string `json:"weight"`
-}
-
-// logoCand is one <img>, inline <svg> or CSS background logo candidate.
-type logoCand struct {
-	Kind        string   `json:"kind"` // img, svg, bg
-	X           float64  `json:"x"`
-	Y           float64  `json:"y"`
-	W           float64  `json:"w"`
-	H           float64  `json:"h"`
-	Visible     bool     `json:"visible"`
-	Ident       string   `json:"ident"` // id/class/aria of the element and two ancestors
-	LinkLabel   string   `json:"linkLabel"`
-	InHomeLink  bool     `json:"inHomeLink"`
-	InHeader    bool     `json:"inHeader"`
-	InFooter    bool     `json:"inFooter"`
-	InButton    bool     `json:"inButton"`
-	InOverlay   bool     `json:"inOverlay"`
-	Siblings    int      `json:"siblings"`
-	Src         string   `json:"src"`
-	DarkSrc     string   `json:"darkSrc"`
-	LightSrc    string   `json:"lightSrc"`
-	Alt         string   `json:"alt"`
-	Title       string   `json:"title"`
-	NW          float64  `json:"nw"`
-	NH          float64  `json:"nh"`
-	HasText     bool     `json:"hasText"`
-	ExternalUse bool     `json:"externalUse"`
-	Markup      string   `json:"markup"`
-	Fills       []string `json:"fills"`
-}
-
 // collect runs collect.js in the page and decodes its result.
-func collect(ctx context.Context, page *rod.Page) (*signals, error) {
+func collect(ctx context.Context, page *rod.Page) (*judge.Signals, error) {
 	res, err := page.Context(ctx).Evaluate(rod.Eval(collectJS, map[string]any{
 		"maxText": maxVoiceText,
 	}).ByPromise())
@@ -140,9 +29,10 @@ func collect(ctx context.Context, page *rod.Page) (*signals, error) {
 	if raw == "" {
 		return nil, errors.New("collect: empty result")
 	}
-	var s signals
+	var s judge.Signals
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return nil, fmt.Errorf("collect: decode: %w", err)
 	}
+	s.Version = judge.SignalsVersion
 	return &s, nil
 }

@@ -240,6 +240,18 @@
     return pad >= 12 && rect.height >= 24 && bg !== effectiveBg(el);
   };
 
+  // The painted background behind an element (its own or its nearest
+  // painted ancestor's; '' when nothing paints up to the root), memoised.
+  const bgMemo = new Map();
+  const paintedBg = (e) => {
+    if (!e || e === doc.documentElement) return '';
+    if (bgMemo.has(e)) return bgMemo.get(e);
+    const b = getComputedStyle(e).backgroundColor;
+    const v = (b && b !== 'rgba(0, 0, 0, 0)' && b !== 'transparent') ? b : paintedBg(e.parentElement);
+    bgMemo.set(e, v);
+    return v;
+  };
+  const textBg = {};
   const textParts = [];
   let textLen = 0;
   let all = doc.body ? Array.from(doc.body.getElementsByTagName('*')) : [];
@@ -287,6 +299,10 @@
       else if (heading) role = 'heading-text';
       else if (link) role = inHeader ? 'nav-text' : (inFooter ? 'footer-text' : 'link-text');
       addColor(cs.color, pre + role, role === 'text' ? own : 1, top);
+      if (!ovRoot) {
+        const b = paintedBg(el);
+        textBg[b] = (textBg[b] || 0) + own;
+      }
     }
 
     // Borders (underlines, rules, outlines). A button's border counts once
@@ -320,6 +336,7 @@
     try { visit(all[i]); } catch (e) { /* one odd element must not spoil the page */ }
   }
   out.colors = Object.values(colors).slice(0, 600);
+  out.textBg = Object.entries(textBg).map(([c, chars]) => ({ c, chars })).sort((a, b) => b.chars - a.chars).slice(0, 20);
   out.fonts = Object.values(fonts).slice(0, 200);
   out.text = textParts.join('\n').slice(0, maxText);
 

@@ -45,6 +45,7 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/egress"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // Config configures an Extractor. Zero values get the defaults noted.
@@ -75,6 +76,10 @@ type Config struct {
 	LLM LLMConfig
 
 	Logger *slog.Logger // stage progress at Debug/Info
+
+	// OnSignals, when set, receives the Signals of every extraction before
+	// they are judged (`brandpack extract --signals FILE`).
+	OnSignals func(domain string, s *judge.Signals)
 }
 
 const (
@@ -159,6 +164,9 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		return nil, fmt.Errorf("extract: browser proxy: %w", err)
 	}
 	netFlags := egress.ChromiumFlags(e.proxy.URL())
+	for k, v := range egress.ChromiumCAFlags(cfg.Door.ExtraCAs()) {
+		netFlags[k] = v
+	}
 	e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
 		e.log.Info("launching chromium", "bin", bin)
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // Voice refinement with an LLM (optional). The deterministic voice and a
@@ -198,20 +200,20 @@ func parseVoiceAnswer(content string) (app.Voice, error) {
 		return app.Voice{}, errors.New("answer is not the JSON asked for")
 	}
 	var v app.Voice
-	for _, name := range archetypeOrder {
+	for _, name := range judge.ArchetypeOrder {
 		if strings.EqualFold(strings.TrimSpace(a.Archetype), name) {
 			v.Archetype = name
 		}
 	}
 	if v.Archetype == "" {
-		return app.Voice{}, fmt.Errorf("archetype %q is not one of the twelve", trimURL(a.Archetype))
+		return app.Voice{}, fmt.Errorf("archetype %q is not one of the twelve", judge.TrimURL(a.Archetype))
 	}
 	for _, d := range a.Descriptors {
 		d = strings.ToLower(strings.TrimSpace(d))
 		if !descriptorWord.MatchString(d) {
-			return app.Voice{}, fmt.Errorf("descriptor %q is not a short word", trimURL(d))
+			return app.Voice{}, fmt.Errorf("descriptor %q is not a short word", judge.TrimURL(d))
 		}
-		if !contains(v.Descriptors, d) {
+		if !slices.Contains(v.Descriptors, d) {
 			v.Descriptors = append(v.Descriptors, d)
 		}
 	}
@@ -222,7 +224,7 @@ func parseVoiceAnswer(content string) (app.Voice, error) {
 	if n := utf8.RuneCountInString(v.Tone); n < 3 || n > 120 {
 		return app.Voice{}, errors.New("tone missing or too long")
 	}
-	v.Tone = capitalize(v.Tone)
+	v.Tone = judge.Capitalize(v.Tone)
 	return v, nil
 }
 

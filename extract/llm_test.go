@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,7 +78,7 @@ func TestLLMRefine(t *testing.T) {
 	t.Run("valid answer is applied and costed", func(t *testing.T) {
 		v, cost := c.refine(context.Background(), log, "voltmoth.test", copyText, deterministicVoice)
 		want := app.Voice{Tone: "Irreverent, loud and proudly unpolished", Archetype: "Outlaw", Descriptors: []string{"irreverent", "loud", "raw", "defiant"}}
-		if v.Tone != want.Tone || v.Archetype != want.Archetype || !equalStrings(v.Descriptors, want.Descriptors) {
+		if v.Tone != want.Tone || v.Archetype != want.Archetype || !slices.Equal(v.Descriptors, want.Descriptors) {
 			t.Errorf("voice %+v, want %+v", v, want)
 		}
 		if cost != 400.0/1000*0.0006 {
@@ -120,7 +121,7 @@ func TestLLMRefine(t *testing.T) {
 			f.mu.Unlock()
 			logs.Reset()
 			v, cost := c.refine(context.Background(), log, "voltmoth.test", copyText, deterministicVoice)
-			if v.Archetype != "Creator" || v.Tone != deterministicVoice.Tone || !equalStrings(v.Descriptors, deterministicVoice.Descriptors) || cost != b.cost {
+			if v.Archetype != "Creator" || v.Tone != deterministicVoice.Tone || !slices.Equal(v.Descriptors, deterministicVoice.Descriptors) || cost != b.cost {
 				t.Errorf("voice %+v cost %v: want the deterministic voice at cost %v", v, cost, b.cost)
 			}
 			if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), b.logHint) {

@@ -2,56 +2,47 @@ package extract
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"time"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // stored is one downloaded, verified logo.
 type stored struct {
 	asset app.Asset
-	info  imageInfo
+	info  logofile.ImageInfo
 	src   string
 }
 
 // store downloads (or takes the inline markup of) o, verifies the bytes and
 // sanitises SVG.
-func (e *Extractor) store(ctx context.Context, domain string, o logoOption, src string) (*stored, error) {
+func (e *Extractor) store(ctx context.Context, domain string, o judge.LogoOption, src string) (*stored, error) {
 	var data []byte
-	if o.markup != "" && src == "" {
-		data = []byte(o.markup)
+	if o.Markup != "" && src == "" {
+		data = []byte(o.Markup)
 	} else {
 		var err error
 		if data, _, err = e.fetch(ctx, src, maxImageBytes); err != nil {
 			return nil, err
 		}
 	}
-	info, ok := sniffImage(data)
+	info, ok := logofile.SniffImage(data)
 	if !ok {
 		return nil, errNotImage
 	}
 	if info.Ext == "svg" {
-		clean, err := sanitizeSVG(data)
+		clean, err := logofile.SanitizeSVG(data)
 		if err != nil {
 			return nil, err
 		}
 		data = clean
-		info.Width, info.Height = svgSize(data)
+		info.Width, info.Height = logofile.SVGSize(data)
 	}
 	if info.Width == 0 || info.Height == 0 {
-		info.Width, info.Height = int(o.boxW+0.5), int(o.boxH+0.5)
+		info.Width, info.Height = int(o.BoxW+0.5), int(o.BoxH+0.5)
 	}
-	return &stored{asset: newAsset(domain, data, info.Ext, info.ContentType), info: info, src: src}, nil
-}
-
-// newAsset wraps verified bytes as a logo asset named by their hash.
-func newAsset(domain string, data []byte, ext, contentType string) app.Asset {
-	sum := sha256.Sum256(data)
-	h := hex.EncodeToString(sum[:])
-	return app.Asset{Domain: domain, File: "logo-" + h[:12] + "." + ext, ContentType: contentType,
-		Data: data, SHA256: h, CreatedAt: time.Now().UTC()}
+	return &stored{asset: logofile.NewAsset(domain, data, info.Ext, info.ContentType), info: info, src: src}, nil
 }
 
 type notImageError struct{}
@@ -59,41 +50,3 @@ type notImageError struct{}
 func (notImageError) Error() string { return "not a logo image format" }
 
 var errNotImage error = notImageError{}
-
-// logoRole guesses wordmark / symbol / combination / icon.
-func logoRole(o logoOption, s *stored) string {
-	if o.icon {
-		return "icon"
-	}
-	if s.info.Ext == "svg" {
-		f := inspectSVG(s.asset.Data)
-		switch {
-		case f.TextChars > 0 && f.Marks > 0:
-			return "combination"
-		case f.TextChars > 0:
-			return "wordmark"
-		}
-	}
-	w, h := float64(s.info.Width), float64(s.info.Height)
-	if w <= 0 || h <= 0 {
-		return "combination"
-	}
-	switch a := w / h; {
-	case a <= 1.4:
-		return "symbol"
-	case a >= 3.5:
-		return "wordmark"
-	}
-	return "combination"
-}
-
-func logoEntry(s *stored, role string, variants []string, source string) app.Logo {
-	if s.info.Alpha && !contains(variants, "transparent") {
-		variants = append(variants, "transparent")
-	}
-	if len(variants) == 0 {
-		variants = []string{"opaque"}
-	}
-	return app.Logo{URL: s.asset.File, Role: role, Variants: variants, SourceURL: source,
-		Format: s.info.Ext, Width: s.info.Width, Height: s.info.Height}
-}

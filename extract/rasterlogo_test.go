@@ -13,12 +13,14 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // Raster logo test hosts (registered in addSpecialHosts).
@@ -188,11 +190,11 @@ func TestRenderRasterPNG(t *testing.T) {
 	}
 	var jobs []renderJob
 	for _, c := range cases {
-		info, ok := sniffImage(c.data)
+		info, ok := logofile.SniffImage(c.data)
 		if !ok {
 			t.Fatalf("%s: not sniffed", c.name)
 		}
-		a := newAsset("x.test", c.data, info.Ext, info.ContentType)
+		a := logofile.NewAsset("x.test", c.data, info.Ext, info.ContentType)
 		jobs = append(jobs, rasterJobFor(&a))
 	}
 	r := &renderer{page: page}
@@ -233,14 +235,14 @@ func TestMonoRaster(t *testing.T) {
 		{"dark mark", dark, "dark", "light", color.NRGBA{255, 255, 255, 255}},
 		{"light mark", light, "light", "dark", color.NRGBA{0, 0, 0, 255}},
 	} {
-		mono, w, h, variant, original, err := monoRaster(encodePNG(c.img), false)
+		mono, w, h, variant, original, err := logofile.MonoRaster(encodePNG(c.img), false)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if variant != c.variant || original != c.original || w != 120 || h != 60 {
 			t.Errorf("%s: %s/%s %d×%d", c.name, variant, original, w, h)
 		}
-		got := toNRGBA(decodePNG(t, mono))
+		got := logofile.ToNRGBA(decodePNG(t, mono))
 		for y := 0; y < h; y++ {
 			for x := 0; x < w; x++ {
 				o, m := c.img.NRGBAAt(x, y), got.NRGBAAt(x, y)
@@ -271,7 +273,7 @@ func TestMonoRaster(t *testing.T) {
 		"gradient":         gradient,
 		"knockout":         flatMark(120, 60, ink, color.NRGBA{255, 255, 255, 255}),
 	} {
-		if mono, _, _, _, _, err := monoRaster(encodePNG(img), false); err == nil || mono != nil {
+		if mono, _, _, _, _, err := logofile.MonoRaster(encodePNG(img), false); err == nil || mono != nil {
 			t.Errorf("%s: derived a copy", name)
 		}
 	}
@@ -281,25 +283,25 @@ func TestMonoRaster(t *testing.T) {
 // role, its own png_url and the truthful variant; the main logo is flagged
 // for its own background; icons and opaque photos get none.
 func TestAddRasterMono(t *testing.T) {
-	main := newAsset("x.test", encodePNG(flatMark(200, 120, teal, ink)), "png", "image/png")
+	main := logofile.NewAsset("x.test", encodePNG(flatMark(200, 120, teal, ink)), "png", "image/png")
 	logo := app.Logo{URL: main.File, PNGURL: main.File, Role: "symbol", Variants: []string{"transparent"}, Format: "png", Width: 200, Height: 120}
-	got, assets := addRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{logo}, []app.Asset{main})
+	got, assets := logofile.AddRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{logo}, []app.Asset{main})
 	if len(got) != 2 || len(assets) != 2 {
 		t.Fatalf("logos %+v", got)
 	}
 	d := got[1]
-	if !equalStrings(got[0].Variants, []string{"light", "transparent"}) || !equalStrings(d.Variants, []string{"dark", "transparent"}) ||
+	if !slices.Equal(got[0].Variants, []string{"light", "transparent"}) || !slices.Equal(d.Variants, []string{"dark", "transparent"}) ||
 		d.Role != "symbol" || d.URL != assets[1].File || d.PNGURL != d.URL || d.Format != "png" || d.SourceURL != "" || d.Width != 200 || d.Height != 120 {
 		t.Errorf("logos %+v", got)
 	}
 	icon := logo
 	icon.Role = "icon"
-	if got, _ := addRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{icon}, []app.Asset{main}); len(got) != 1 {
+	if got, _ := logofile.AddRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{icon}, []app.Asset{main}); len(got) != 1 {
 		t.Errorf("derived a variant of an icon: %+v", got)
 	}
-	ph := newAsset("x.test", encodePNG(photo(200, 120)), "png", "image/png")
+	ph := logofile.NewAsset("x.test", encodePNG(photo(200, 120)), "png", "image/png")
 	pl := app.Logo{URL: ph.File, PNGURL: ph.File, Role: "symbol", Variants: []string{"opaque"}, Format: "png", Width: 200, Height: 120}
-	if got, _ := addRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{pl}, []app.Asset{ph}); len(got) != 1 || len(got[0].Variants) != 1 {
+	if got, _ := logofile.AddRasterMono(slog.Default(), "x.test", "#FFFFFF", []app.Logo{pl}, []app.Asset{ph}); len(got) != 1 || len(got[0].Variants) != 1 {
 		t.Errorf("derived a variant of a photo: %+v", got)
 	}
 }
@@ -322,7 +324,7 @@ func TestRasterLogoExtraction(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != l.Width || b.Dy() != l.Height {
 			t.Errorf("logo %s %d×%d: PNG %d×%d", l.URL, l.Width, l.Height, b.Dx(), b.Dy())
 		}
-		if contains(l.Variants, "dark") || contains(l.Variants, "light") {
+		if slices.Contains(l.Variants, "dark") || slices.Contains(l.Variants, "light") {
 			t.Errorf("logo %+v flagged light/dark", l)
 		}
 	}
@@ -339,11 +341,11 @@ func TestRasterLogoExtraction(t *testing.T) {
 		t.Fatalf("logos %+v", f.Pack.Logos)
 	}
 	main, derived := f.Pack.Logos[0], f.Pack.Logos[1]
-	if main.Format != "png" || !equalStrings(main.Variants, []string{"light", "transparent"}) ||
-		!equalStrings(derived.Variants, []string{"dark", "transparent"}) || derived.Role != main.Role {
+	if main.Format != "png" || !slices.Equal(main.Variants, []string{"light", "transparent"}) ||
+		!slices.Equal(derived.Variants, []string{"dark", "transparent"}) || derived.Role != main.Role {
 		t.Fatalf("main %+v, derived %+v", main, derived)
 	}
-	o, d := toNRGBA(decodePNG(t, assetOf(f, main).Data)), toNRGBA(decodePNG(t, assetOf(f, derived).Data))
+	o, d := logofile.ToNRGBA(decodePNG(t, assetOf(f, main).Data)), logofile.ToNRGBA(decodePNG(t, assetOf(f, derived).Data))
 	for i := 0; i < len(o.Pix); i += 4 {
 		if d.Pix[i+3] != o.Pix[i+3] || (d.Pix[i+3] != 0 && (d.Pix[i] != 255 || d.Pix[i+1] != 255 || d.Pix[i+2] != 255)) {
 			t.Fatalf("derived pixel %d is %v, original %v", i/4, d.Pix[i:i+4], o.Pix[i:i+4])

@@ -16,6 +16,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // PNG renderings: every stored SVG, JPEG, WebP, GIF and ICO logo is also
@@ -114,7 +115,7 @@ func pngSize(w, h int) (int, int) {
 
 // renderJobFor prepares the job for a stored SVG logo of w×h.
 func renderJobFor(svg []byte, w, h int) renderJob {
-	f := inspectSVG(svg)
+	f := logofile.InspectSVG(svg)
 	j := renderJob{SVG: string(svg), VW: f.Width, VH: f.Height}
 	if j.VW <= 0 || j.VH <= 0 {
 		j.VW, j.VH = float64(w), float64(h)
@@ -131,7 +132,7 @@ func rasterJobFor(a *app.Asset) renderJob {
 // verifyRasterPNG decodes a raster's rendering: a PNG no larger than
 // pngLongSide on either side.
 func verifyRasterPNG(data []byte) error {
-	if info, ok := sniffImage(data); !ok || info.ContentType != "image/png" {
+	if info, ok := logofile.SniffImage(data); !ok || info.ContentType != "image/png" {
 		return errors.New("not a PNG")
 	}
 	img, err := png.Decode(bytes.NewReader(data))
@@ -146,7 +147,7 @@ func verifyRasterPNG(data []byte) error {
 
 // verifyPNG checks that data is a PNG of exactly w×h.
 func verifyPNG(data []byte, w, h int) error {
-	if info, ok := sniffImage(data); !ok || info.ContentType != "image/png" {
+	if info, ok := logofile.SniffImage(data); !ok || info.ContentType != "image/png" {
 		return errors.New("not a PNG")
 	}
 	c, err := png.DecodeConfig(bytes.NewReader(data))
@@ -206,7 +207,7 @@ func addPNGs(ctx context.Context, log *slog.Logger, r *renderer, domain string, 
 			log.Warn("PNG rendering rejected", "logo", logos[i].URL, "err", err)
 			continue
 		}
-		a := newAsset(domain, data, "png", "image/png")
+		a := logofile.NewAsset(domain, data, "png", "image/png")
 		logos[i].PNGURL = a.File
 		if !have[a.File] {
 			have[a.File] = true

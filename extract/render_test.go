@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 func decodePNG(t *testing.T, data []byte) image.Image {
@@ -56,7 +58,7 @@ func TestRenderPNG(t *testing.T) {
 	}
 	var jobs []renderJob
 	for _, s := range svgs {
-		clean, err := sanitizeSVG([]byte(s.svg))
+		clean, err := logofile.SanitizeSVG([]byte(s.svg))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +124,7 @@ func TestLogoPNGsAndVariants(t *testing.T) {
 		t.Fatalf("want the SVG logo and its derived variant, got %+v", x.Pack.Logos)
 	}
 	main, derived := x.Pack.Logos[0], x.Pack.Logos[1]
-	if !equalStrings(main.Variants, []string{"light", "transparent"}) || !equalStrings(derived.Variants, []string{"dark", "transparent"}) ||
+	if !slices.Equal(main.Variants, []string{"light", "transparent"}) || !slices.Equal(derived.Variants, []string{"dark", "transparent"}) ||
 		derived.Role != main.Role || derived.SourceURL != "" {
 		t.Errorf("main %+v, derived %+v", main, derived)
 	}
@@ -132,7 +134,7 @@ func TestLogoPNGsAndVariants(t *testing.T) {
 			t.Errorf("derived copy keeps the brand paint %s", c)
 		}
 	}
-	if x.Pack.Logos[len(x.Pack.Logos)-1].Role == "icon" && contains(x.Pack.Logos[len(x.Pack.Logos)-1].Variants, "dark") {
+	if x.Pack.Logos[len(x.Pack.Logos)-1].Role == "icon" && slices.Contains(x.Pack.Logos[len(x.Pack.Logos)-1].Variants, "dark") {
 		t.Errorf("icon flagged dark: %+v", x.Pack.Logos)
 	}
 

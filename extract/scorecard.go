@@ -7,9 +7,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/colour"
+	"github.com/brandpack/brandpack/extract/logofile"
 )
 
 // Expected is a fixture site's ground truth, expected.json in the shared
@@ -17,7 +20,12 @@ import (
 type Expected struct {
 	Domain string `json:"domain"`
 	Brand  string `json:"brand"`
-	Colors struct {
+	// Corpus R (real sites served from a Debian package's folder) adds:
+	Root        string   `json:"root"`       // folder to serve instead of the site folder
+	StartPath   string   `json:"start_path"` // page to load, e.g. /index.html
+	Package     string   `json:"package"`    // Debian package that ships Root
+	AcceptBrand []string `json:"accept_brand"`
+	Colors      struct {
 		Primary          string   `json:"primary"`
 		AcceptPrimary    []string `json:"accept_primary"`
 		Background       string   `json:"background"`
@@ -30,9 +38,12 @@ type Expected struct {
 		Secondary *string `json:"secondary"`
 	} `json:"fonts"`
 	Logo struct {
-		Path     *string `json:"path"`
-		Role     string  `json:"role"`
-		DarkPath *string `json:"dark_variant_path"`
+		Path *string `json:"path"`
+		// AcceptPaths (corpus R) lists other right answers; when it is
+		// present, a null Path means "no logo" rather than "inline SVG".
+		AcceptPaths *[]string `json:"accept_paths"`
+		Role        string    `json:"role"`
+		DarkPath    *string   `json:"dark_variant_path"`
 	} `json:"logo"`
 	Voice struct {
 		ToneKeywords []string `json:"tone_keywords"`
@@ -72,24 +83,39 @@ const colorTolerance = 10
 // ColorDistance is the CIEDE2000 distance (0–100 scale) between two CSS
 // colours, or +Inf-like 1e9 when either does not parse.
 func ColorDistance(a, b string) float64 {
-	ca, ok1 := parseColor(a)
-	cb, ok2 := parseColor(b)
+	ca, ok1 := colour.ParseColor(a)
+	cb, ok2 := colour.ParseColor(b)
 	if !ok1 || !ok2 {
 		return 1e9
 	}
-	return deltaE(ca, cb)
+	return colour.DeltaE(ca, cb)
 }
 
 // Score compares an extraction with a site's expected.json; siteDir is the
 // site's folder (logo files are compared byte for byte, SVG after the same
 // sanitising the extractor applies).
 func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
+	return score(x, exp, siteDir, false)
+}
+
+// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
+// asset bytes, so logos are compared by source path only.
+func ScoreJudged(p app.Pack, exp *Expected) []Check {
+	return score(&app.Extraction{Pack: p}, exp, "", true)
+}
+
+func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Check {
 	p := x.Pack
+	sameFile := fileMatcher(judged)
 	var out []Check
 	add := func(field string, ok bool, got, want string) {
 		out = append(out, Check{Field: field, OK: ok, Got: got, Want: want})
 	}
-	add("brand", p.Brand == exp.Brand, p.Brand, exp.Brand)
+	okB := p.Brand == exp.Brand
+	for _, b := range exp.AcceptBrand {
+		okB = okB || p.Brand == b
+	}
+	add("brand", okB, p.Brand, strings.Join(append([]string{exp.Brand}, exp.AcceptBrand...), "|"))
 
 	wants := append([]string{exp.Colors.Primary}, exp.Colors.AcceptPrimary...)
 	okP := false
@@ -110,7 +136,9 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 	var missing []string
 	for _, w := range exp.Colors.PaletteInclude {
 		hit := false
-		for _, g := range p.Colors.Palette {
+		// The pack holds a colour when its palette or any colour role does.
+		held := append([]string{p.Colors.Primary, p.Colors.Secondary, p.Colors.Accent, p.Colors.Background, p.Colors.Text}, p.Colors.Palette...)
+		for _, g := range held {
 			if ColorDistance(g, w) <= colorTolerance {
 				hit = true
 				break
@@ -139,16 +167,20 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 		add("font2", true, fam(1), "(any)")
 	}
 
-	ok, got, want := scoreMainLogo(x, exp, siteDir)
+	ok, got, want := scoreMainLogo(x, exp, siteDir, judged)
 	add("logo", ok, got, want)
 	role := ""
 	if len(p.Logos) > 0 {
 		role = p.Logos[0].Role
 	}
-	add("role", role == exp.Logo.Role, role, exp.Logo.Role)
+	if exp.noLogo() {
+		add("role", role == "", role, "(no logo)")
+	} else {
+		add("role", role == exp.Logo.Role, role, exp.Logo.Role)
+	}
 	if exp.Logo.DarkPath != nil {
 		dark := findVariant(x, "dark")
-		okD := dark != nil && sameFile(dark.asset, dark.logo, *exp.Logo.DarkPath, siteDir)
+		okD := dark != nil && sameFile(dark.asset, dark.logo, *exp.Logo.DarkPath, exp.SiteRoot(siteDir))
 		got := "none"
 		if dark != nil {
 			got = sourcePath(dark.logo.SourceURL)
@@ -177,7 +209,7 @@ func assetOf(x *app.Extraction, l app.Logo) *app.Asset {
 
 func findVariant(x *app.Extraction, variant string) *logoAsset {
 	for _, l := range x.Pack.Logos {
-		if contains(l.Variants, variant) && l.Role != "icon" {
+		if slices.Contains(l.Variants, variant) && l.Role != "icon" {
 			return &logoAsset{l, assetOf(x, l)}
 		}
 	}
@@ -189,9 +221,23 @@ func sourcePath(src string) string {
 		return "(inline)"
 	}
 	if u, err := url.Parse(src); err == nil {
-		return u.Path
+		src = u.Path
+	}
+	for strings.Contains(src, "//") {
+		src = strings.ReplaceAll(src, "//", "/")
 	}
 	return src
+}
+
+// noLogo reports whether the right answer is "no logo file" (corpus R).
+func (e *Expected) noLogo() bool { return e.Logo.Path == nil && e.Logo.AcceptPaths != nil }
+
+// SiteRoot is the folder served for a site whose expected.json is in dir.
+func (e *Expected) SiteRoot(dir string) string {
+	if e.Root != "" {
+		return e.Root
+	}
+	return dir
 }
 
 // sameFile reports whether the stored asset is the site's file at path:
@@ -205,17 +251,33 @@ func sameFile(a *app.Asset, l app.Logo, path, siteDir string) bool {
 		return false
 	}
 	if strings.HasSuffix(path, ".svg") {
-		if want, err = sanitizeSVG(want); err != nil {
+		if want, err = logofile.SanitizeSVG(want); err != nil {
 			return false
 		}
 	}
 	return bytes.Equal(a.Data, want)
 }
 
+// fileMatcher compares a logo with the site's file at a path: by bytes for
+// an extraction, by source path for a judged pack (no bytes).
+func fileMatcher(judged bool) func(*app.Asset, app.Logo, string, string) bool {
+	if judged {
+		return func(_ *app.Asset, l app.Logo, path, _ string) bool { return sourcePath(l.SourceURL) == path }
+	}
+	return sameFile
+}
+
 // scoreMainLogo: the main logo is the stored copy of logo.path (the dark file
 // is also accepted, as the fixture notes allow), or, when the expected logo
 // is an inline SVG, a stored SVG without a source URL.
-func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, string, string) {
+func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool) (bool, string, string) {
+	sameFile := fileMatcher(judged)
+	if exp.noLogo() {
+		if len(x.Pack.Logos) == 0 {
+			return true, "none", "(no logo)"
+		}
+		return false, sourcePath(x.Pack.Logos[0].SourceURL), "(no logo)"
+	}
 	if len(x.Pack.Logos) == 0 {
 		return false, "none", "a logo"
 	}
@@ -223,11 +285,17 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string) (bool, stri
 	a := assetOf(x, l)
 	got := sourcePath(l.SourceURL)
 	if exp.Logo.Path == nil {
-		return l.SourceURL == "" && l.Format == "svg" && a != nil, got, "(inline svg)"
+		return l.SourceURL == "" && l.Format == "svg" && (a != nil || judged), got, "(inline svg)"
 	}
+	siteDir = exp.SiteRoot(siteDir)
 	ok := sameFile(a, l, *exp.Logo.Path, siteDir)
 	if !ok && exp.Logo.DarkPath != nil {
 		ok = sameFile(a, l, *exp.Logo.DarkPath, siteDir)
+	}
+	if exp.Logo.AcceptPaths != nil {
+		for _, p := range *exp.Logo.AcceptPaths {
+			ok = ok || sameFile(a, l, p, siteDir)
+		}
 	}
 	return ok, got, *exp.Logo.Path
 }

@@ -13,13 +13,14 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/egress"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // loaded is what one browser session produced.
 type loaded struct {
 	URL    string
 	Status int
-	Sig    *signals
+	Sig    *judge.Signals
 }
 
 // afterLoad runs once the page is read, while the incognito context still

@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/brandpack/brandpack/extract"
+	"github.com/brandpack/brandpack/extract/judge"
+	"github.com/brandpack/brandpack/extract/sitesrv"
 )
 
 // siteResult is one site's scorecard row.
@@ -43,6 +45,7 @@ type evalReport struct {
 func newEvalCommand() *cobra.Command {
 	var bf browserFlags
 	var asJSON bool
+	var signalsDir string
 	cmd := &cobra.Command{
 		Use:   "eval DIR [DIR ...]",
 		Short: "Scorecard: extract every fixture site in DIR (sub-folders with expected.json) and compare field by field",
@@ -62,9 +65,13 @@ per-site, per-field table and the totals; exits 1 when any check fails.`,
 			}
 			defer srv.Close()
 			for host := range sites {
-				bf.resolve = append(bf.resolve, host+"="+srv.Addr)
+				bf.resolve = append(bf.resolve, host+"="+srv.Addr, "www."+host+"="+srv.Addr)
 			}
+			bf.extraCAs = append(bf.extraCAs, srv.ca.Cert)
 			bf.browsers = 1
+			if signalsDir != "" {
+				bf.onSignals = signalsWriter(signalsDir, sites)
+			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			ex, err := bf.newExtractor(cmd.Context(), log)
 			if err != nil {
@@ -91,6 +98,7 @@ per-site, per-field table and the totals; exits 1 when any check fails.`,
 		},
 	}
 	bf.register(cmd, false)
+	cmd.Flags().StringVar(&signalsDir, "signals-dir", "", "also record each site's Signals as DIR/HOST.json (golden files for the judge tests)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the scorecard as JSON")
 	return cmd
 }
@@ -119,19 +127,33 @@ func evalSites(dirs []string) (map[string]string, error) {
 	return sites, nil
 }
 
-// siteServer serves each site folder as the web root of its hostname.
-type siteServer struct {
-	Addr string
-	srv  *http.Server
-	ln   net.Listener
+// evalServer serves every site folder (or, for corpus R, the folder named by
+// expected.json's root) as the web root of its hostname and of its www. form,
+// over TLS and plain HTTP on one port, with a certificate from a CA made for
+// this run; the extractor trusts that CA as it would a --ca-cert.
+type evalServer struct {
+	*sitesrv.Server
+	ca *sitesrv.CA
 }
 
-func (s *siteServer) Close() { _ = s.srv.Close() }
-
-func serveSites(sites map[string]string) (*siteServer, error) {
+func serveSites(sites map[string]string) (*evalServer, error) {
 	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
 	_ = mime.AddExtensionType(".svg", "image/svg+xml")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	roots := map[string]string{}
+	var names []string
+	for host, dir := range sites {
+		root := dir
+		if exp, err := extract.LoadExpected(dir); err == nil {
+			root = exp.SiteRoot(dir)
+		}
+		roots[host], roots["www."+host] = root, root
+		names = append(names, host, "www."+host)
+	}
+	ca, err := sitesrv.NewCA("brandpack eval CA")
+	if err != nil {
+		return nil, err
+	}
+	cert, err := ca.Leaf(names...)
 	if err != nil {
 		return nil, err
 	}
@@ -140,16 +162,18 @@ func serveSites(sites map[string]string) (*siteServer, error) {
 		if err != nil {
 			host = r.Host
 		}
-		root, ok := sites[strings.ToLower(host)]
+		root, ok := roots[strings.ToLower(host)]
 		if !ok {
 			http.Error(w, "unknown site", http.StatusMisdirectedRequest)
 			return
 		}
 		http.FileServer(http.Dir(root)).ServeHTTP(w, r)
 	})
-	s := &siteServer{Addr: ln.Addr().String(), ln: ln, srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
-	go func() { _ = s.srv.Serve(ln) }()
-	return s, nil
+	srv, err := sitesrv.Serve(h, &cert)
+	if err != nil {
+		return nil, err
+	}
+	return &evalServer{Server: srv, ca: ca}, nil
 }
 
 func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string, progress io.Writer) evalReport {
@@ -164,9 +188,14 @@ func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string
 		dir := sites[h]
 		res := siteResult{Site: h}
 		exp, err := extract.LoadExpected(dir)
+		if err == nil && exp.Root != "" {
+			if _, serr := os.Stat(exp.Root); serr != nil {
+				err = fmt.Errorf("%s not installed (Debian package %s)", exp.Root, exp.Package)
+			}
+		}
 		if err == nil {
 			start := time.Now()
-			x, xerr := ex.Extract(ctx, h, h)
+			x, xerr := ex.Extract(ctx, h, h+exp.StartPath)
 			res.MS = time.Since(start).Milliseconds()
 			times = append(times, res.MS)
 			if xerr != nil {
@@ -234,6 +263,22 @@ func printScorecard(w io.Writer, rep evalReport) {
 			if !c.OK && s.Error == "" {
 				fmt.Fprintf(w, "%s %s: got %s, want %s\n", s.Site, c.Field, c.Got, c.Want)
 			}
+		}
+	}
+}
+
+// signalsWriter records each site's Signals as dir/HOST.json, with the URL
+// made scheme-and-port neutral so re-recording does not churn the files.
+func signalsWriter(dir string, sites map[string]string) func(string, *judge.Signals) {
+	return func(domain string, s *judge.Signals) {
+		b, err := json.MarshalIndent(s, "", " ")
+		if err == nil {
+			if err = os.MkdirAll(dir, 0o755); err == nil {
+				err = os.WriteFile(filepath.Join(dir, domain+".json"), append(b, '\n'), 0o644)
+			}
+		}
+		if err != nil {
+			slog.Error("writing signals", "site", domain, "err", err)
 		}
 	}
 }

@@ -4,17 +4,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 func newExtractCommand() *cobra.Command {
 	var bf browserFlags
 	var quiet bool
+	var signalsFile string
 	cmd := &cobra.Command{
 		Use:   "extract DOMAIN_OR_URL",
 		Short: "Extract one brand pack and print its JSON (no server, no database)",
@@ -37,6 +40,17 @@ func newExtractCommand() *cobra.Command {
 				return err
 			}
 			bf.browsers = 1
+			if signalsFile != "" {
+				bf.onSignals = func(_ string, s *judge.Signals) {
+					b, err := json.MarshalIndent(s, "", " ")
+					if err == nil {
+						err = os.WriteFile(signalsFile, append(b, '\n'), 0o644)
+					}
+					if err != nil {
+						log.Error("writing signals", "file", signalsFile, "err", err)
+					}
+				}
+			}
 			ex, err := bf.newExtractor(cmd.Context(), log)
 			if err != nil {
 				return err
@@ -64,6 +78,7 @@ func newExtractCommand() *cobra.Command {
 		},
 	}
 	bf.register(cmd, false)
+	cmd.Flags().StringVar(&signalsFile, "signals", "", "also write the page's observed Signals (JSON) to this file")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
 	return cmd
 }

@@ -83,6 +83,7 @@ func NewRootCommand(stdout, stderr io.Writer) *cobra.Command {
 		newServeCommand(),
 		newExtractCommand(),
 		newEvalCommand(),
+		newJudgeCommand(),
 		newUsersCommand(),
 		newPlansCommand(),
 		newKeysCommand(),

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"github.com/brandpack/brandpack/db"
 	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/egress"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // dbPath is the database file inside the data folder (DESIGN.md).
@@ -61,6 +63,9 @@ type browserFlags struct {
 	browsers      int
 	scrapeTimeout time.Duration
 	resolve       []string
+	caCert        string
+	extraCAs      []*x509.Certificate // eval: its own run-time CA
+	onSignals     func(string, *judge.Signals)
 	costPerSecond float64
 	llm           extract.LLMConfig
 }
@@ -70,6 +75,7 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.StringVar(&b.chrome, "chrome", "", "Chromium binary (default: the system chromium)")
 	f.StringVar(&b.browserURL, "browser-url", "", "use a remote browser over CDP, ws://HOST:PORT/...")
 	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
+	f.StringVar(&b.caCert, "ca-cert", "", "PEM file of extra root CAs trusted for outbound TLS by Go and Chromium (TLS-inspecting proxy, staging)")
 	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
 	f.Float64Var(&b.costPerSecond, "cost-per-browser-second", extract.DefaultCostPerBrowserSecond, "cost model: USD per browser-second, reported as total_cost_usd")
 	f.StringVar(&b.llm.URL, "llm-url", "", "refine voice with an OpenAI-compatible API at this base URL (POST {url}/chat/completions); operator infrastructure, not behind the egress guard")
@@ -99,14 +105,22 @@ func parseResolve(entries []string) (map[string]string, error) {
 	return m, nil
 }
 
-// newDoor builds the egress door of --resolve: the one way out of the
-// process (DESIGN "Egress").
+// newDoor builds the egress door of --resolve and --ca-cert: the one way
+// out of the process (DESIGN "Egress"), for Chromium, logo downloads, client
+// metadata documents and webhooks alike.
 func (b *browserFlags) newDoor(log *slog.Logger) (*egress.Door, error) {
 	resolve, err := parseResolve(b.resolve)
 	if err != nil {
 		return nil, err
 	}
-	return egress.New(egress.Config{Resolve: resolve, Logger: log}), nil
+	var cas []*x509.Certificate
+	if b.caCert != "" {
+		if cas, err = egress.LoadCAFile(b.caCert); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	cas = append(cas, b.extraCAs...)
+	return egress.New(egress.Config{Resolve: resolve, Logger: log, ExtraCAs: cas}), nil
 }
 
 // newExtractor builds an egress door and the Chromium extractor on it.
@@ -142,6 +156,7 @@ func (b *browserFlags) extractorOn(ctx context.Context, door *egress.Door, log *
 		CostPerBrowserSecond: b.costPerSecond,
 		LLM:                  b.llm,
 		Logger:               log,
+		OnSignals:            b.onSignals,
 	})
 }
 

@@ -19,6 +19,8 @@ package egress
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net"
@@ -65,6 +67,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Resolver resolves names (default net.DefaultResolver). Tests use it.
 	Resolver *net.Resolver
+	// ExtraCAs are root CAs trusted for outbound TLS besides the system's
+	// (--ca-cert: a TLS-inspecting proxy, staging). See LoadCAFile.
+	ExtraCAs []*x509.Certificate
 }
 
 // mapping is one Resolve entry; ok is false when the entry did not parse,
@@ -87,6 +92,8 @@ type Door struct {
 	guard     *ssrf.Guardian
 	connect   connectFunc
 	transport *http.Transport // shared by HTTPClient clients
+	roots     *x509.CertPool  // nil: system roots
+	extraCAs  []*x509.Certificate
 }
 
 // New returns a Door for cfg. Invalid Resolve entries are logged and make
@@ -99,7 +106,9 @@ func New(cfg Config) *Door {
 		resolver: cfg.Resolver,
 		// Ports 80/443, tcp4/tcp6 and the IANA special-purpose ranges;
 		// IPv6 outside 2000::/3 (ULA, link-local, IPv4-mapped …) is denied.
-		guard: ssrf.New(),
+		guard:    ssrf.New(),
+		roots:    rootPool(cfg.ExtraCAs),
+		extraCAs: cfg.ExtraCAs,
 	}
 	if d.maxBody <= 0 {
 		d.maxBody = DefaultMaxBodyBytes
@@ -127,6 +136,7 @@ func New(cfg Config) *Door {
 		return direct.DialContext(ctx, network, addr)
 	}
 	d.transport = newTransport(d.DialContext)
+	d.transport.TLSClientConfig = &tls.Config{RootCAs: d.roots, MinVersion: tls.VersionTLS12}
 	return d
 }
 

@@ -1,0 +1,62 @@
+// Package judge turns Signals (what the observer, package extract, saw on a
+// page: computed styles, copy, logo candidates, the manifest, the facts of
+// the logo files it tried) into a pack: brand name, colours, fonts, logo
+// choice and voice. It is pure Go: no browser, no network, no files; the
+// same Signals always give the same pack. Signals and LogoFile are declared
+// here so the arrows run one way: extract → judge → colour, app.
+package judge
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Judge turns recorded Signals into a pack without a browser or network
+// (`brandpack judge FILE`, the golden tests): the logo choice replays the
+// observer's recorded LogoFiles. The pack's logos name the files the
+// observer stored; it has no monochrome or PNG copies (those are drawn from
+// the bytes) and no metadata.
+func Judge(sig *Signals) (app.Pack, error) {
+	if sig == nil || sig.Version != SignalsVersion {
+		return app.Pack{}, errors.New("judge: not a version 1 Signals file")
+	}
+	domain := strings.TrimPrefix(hostOf(sig.URL, ""), "www.")
+	if domain == "" {
+		return app.Pack{}, errors.New("judge: Signals without a page URL")
+	}
+	plan := PlanLogos(domain, sig.URL, sig, sig.Manifest, func(o LogoOption, src string) *LogoFile {
+		return RecordedLogo(sig, LogoKey(o, src))
+	})
+	return JudgePlanned(domain, sig, plan), nil
+}
+
+// JudgePlanned judges name, colours, fonts and voice once the logos are
+// chosen (their names and colours are evidence).
+func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
+	return app.Pack{
+		Brand:  brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text),
+		Domain: domain,
+		Colors: chooseColors(sig, sig.Manifest, plan.fills),
+		Fonts:  chooseFonts(sig),
+		Logos:  packLogos(plan),
+		Voice:  analyzeVoice(CopyText(sig)),
+	}
+}
+
+// CopyText is the copy the voice is judged from.
+func CopyText(sig *Signals) string {
+	return strings.Join([]string{sig.Meta.Description, sig.Text}, "\n")
+}
+
+// RecordedLogo finds a tried candidate in sig.LogoFiles (nil: never tried).
+func RecordedLogo(sig *Signals, key string) *LogoFile {
+	for i := range sig.LogoFiles {
+		if sig.LogoFiles[i].Key == key {
+			f := sig.LogoFiles[i]
+			return &f
+		}
+	}
+	return nil
+}

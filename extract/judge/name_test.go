@@ -1,0 +1,93 @@
+package judge
+
+import "testing"
+
+func TestDomainLabel(t *testing.T) {
+	cases := map[string]string{
+		"kilnmoor-pottery.com":         "kilnmoor-pottery",
+		"www.wrenfield-teahouse.co.uk": "wrenfield-teahouse",
+		"shop.plumlineledger.io":       "plumlineledger",
+		"localhost":                    "localhost",
+	}
+	for in, want := range cases {
+		if got := domainLabel(in); got != want {
+			t.Errorf("domainLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestChooseBrand(t *testing.T) {
+	src := func(pairs ...any) []nameSource {
+		var out []nameSource
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, nameSource{text: pairs[i].(string), priority: pairs[i+1].(float64)})
+		}
+		return out
+	}
+	cases := []struct {
+		host    string
+		sources []nameSource
+		want    string
+	}{
+		{"kilnmoor-pottery.com", src("Home | Kilnmoor Pottery — Stoneware thrown by hand", 1.0), "Kilnmoor Pottery"},
+		{"kilnmoor-pottery.com", src("Kilnmoor Pottery", 4.0, "Home | Kilnmoor Pottery — tagline", 1.0), "Kilnmoor Pottery"},
+		{"skerryandsound.com", src("Skerry & Sound — Sea kayak journeys", 1.0), "Skerry & Sound"},
+		{"voltmoth-synths.com", src("Voltmoth", 2.5, "Voltmoth — Eurorack modules that bite back", 1.0), "Voltmoth"},
+		{"kestrelway.com", src("Kestrelway home", 2.5, "Kestrelway — Route planning for riders", 1.0), "Kestrelway"},
+		{"plumlineledger.io", src("Loading…", 1.0), "Plumlineledger"},
+		{"example.com", src("Acme Rockets: Home", 1.0), "Acme Rockets"},
+		{"example.com", src("Home", 1.0, "Welcome", 2.0), "Example"},
+		{"wrenfield-teahouse.co.uk", src("Wrenfield Teahouse", 2.5), "Wrenfield Teahouse"},
+		{"coca-cola.com", src("Coca-Cola - Refresh the world", 1.0), "Coca-Cola"},
+		{"muenchner-baeckerei.de", src("Münchner Bäckerei | Startseite", 1.0), "Münchner Bäckerei"},
+		{"big-site-with-no-title.com", nil, "Big Site With No Title"},
+	}
+	for _, c := range cases {
+		if got := chooseBrand(c.host, c.sources); got != c.want {
+			t.Errorf("chooseBrand(%s, %v) = %q, want %q", c.host, c.sources, got, c.want)
+		}
+	}
+}
+
+func TestBrandSourcesCleansLogoText(t *testing.T) {
+	sig := &Signals{Title: "Quirewell Bindery — Hand-sewn books"}
+	got := chooseBrand("quirewell-bindery.com", brandSources(sig, nil, []string{"Quirewell Bindery logo"}))
+	if got != "Quirewell Bindery" {
+		t.Errorf("brand %q", got)
+	}
+}
+
+func TestStripNameNoise(t *testing.T) {
+	cases := map[string]string{
+		"Rust Documentation":                  "Rust",
+		"Node.js v20.20.2 Documentation":      "Node.js",
+		"PostgreSQL 15.20 Documentation":      "PostgreSQL",
+		"Apache HTTP Server Version 2.4":      "Apache HTTP Server",
+		"3.11.2 Documentation":                "",
+		"Welcome to Kestrel Docs":             "Kestrel",
+		"Tallowmere Manual":                   "Tallowmere",
+		"Fenwick 10 (10.1.60)":                "Fenwick",
+		"The Debian Administrator's Handbook": "The Debian Administrator's Handbook",
+		"Sonnenhof Käserei":                   "Sonnenhof Käserei",
+	}
+	for in, want := range cases {
+		if got := stripNameNoise(in); got != want {
+			t.Errorf("stripNameNoise(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBrandCasing(t *testing.T) {
+	cases := []struct{ name, title, text, want string }{
+		{"python", "", "Python 3 documentation. Python is a language. The python logo.", "Python"},
+		{"Libxslt", "libxslt", "libxslt is the XSLT library. Libxslt is fast.", "libxslt"},
+		{"mpv", "mpv", "mpv is a media player.", "mpv"},
+		{"Kestrelway", "", "KESTRELWAY KESTRELWAY KESTRELWAY", "Kestrelway"}, // CSS upper-casing is not a casing
+		{"Orbit Grove", "", "nothing about it", "Orbit Grove"},
+	}
+	for _, c := range cases {
+		if got := brandCasing(c.name, c.title, c.text); got != c.want {
+			t.Errorf("brandCasing(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

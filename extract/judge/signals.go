@@ -1,0 +1,134 @@
+package judge
+
+// SignalsVersion is the version of the Signals JSON shape; it changes when a
+// field changes meaning or disappears (added fields do not change it).
+const SignalsVersion = 1
+
+// Signals is what the observer saw on one page: raw observations, no
+// judgement (collect.js fills most of it in the page). It serialises to
+// JSON (`brandpack extract --signals FILE`); docs/extraction.md documents it.
+type Signals struct {
+	Version  int    `json:"version"`
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Lang     string `json:"lang"`
+	Viewport struct {
+		W float64 `json:"w"`
+		H float64 `json:"h"`
+	} `json:"viewport"`
+	Meta struct {
+		ThemeColor []struct {
+			C     string `json:"c"`
+			Media string `json:"media"`
+		} `json:"themeColor"`
+		TileColor   string `json:"tileColor"`
+		OGSiteName  string `json:"ogSiteName"`
+		AppName     string `json:"appName"`
+		OGTitle     string `json:"ogTitle"`
+		OGImage     string `json:"ogImage"`
+		Description string `json:"description"`
+		Manifest    string `json:"manifest"`
+	} `json:"meta"`
+	Icons       []IconLink   `json:"icons"`
+	JSONLD      []JSONLDOrg  `json:"jsonLd"`
+	RootVars    []RootVar    `json:"rootVars"`
+	Colors      []ColorObs   `json:"colors"`
+	Fonts       []FontObs    `json:"fonts"`
+	FontFaces   []FontFace   `json:"fontFaces"`
+	Stylesheets []string     `json:"stylesheets"`
+	Logos       []LogoCand   `json:"logos"`
+	Text        string       `json:"text"`
+	Body        ElementStyle `json:"body"`
+	HTML        ElementStyle `json:"html"`
+	Overlays    int          `json:"overlays"`
+	// TextBg: characters of copy by the painted background behind them
+	// ("" = nothing painted up to the root, i.e. the page's own).
+	TextBg []TextBg `json:"textBg,omitempty"`
+
+	// Filled in by the observer after the page: the web app manifest and
+	// every logo candidate it tried (see LogoFile).
+	Manifest  *WebManifest `json:"manifest,omitempty"`
+	LogoFiles []LogoFile   `json:"logoFiles"`
+}
+
+type IconLink struct {
+	Rel   string `json:"rel"`
+	Href  string `json:"href"`
+	Sizes string `json:"sizes"`
+	Type  string `json:"type"`
+	Color string `json:"color"`
+}
+
+type JSONLDOrg struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+	Logo string `json:"logo"`
+}
+
+type TextBg struct {
+	C     string `json:"c"`
+	Chars int    `json:"chars"`
+}
+
+type RootVar struct {
+	Name string `json:"name"`
+	C    string `json:"c"`
+}
+
+// colorObs is the summed evidence for one computed colour in one role.
+type ColorObs struct {
+	C    string  `json:"c"`
+	Role string  `json:"role"`
+	W    float64 `json:"w"`
+	N    int     `json:"n"`
+	Top  float64 `json:"top"`
+}
+
+type FontObs struct {
+	Family  string         `json:"family"` // computed font-family stack
+	Role    string         `json:"role"`   // text, ui, heading
+	Chars   int            `json:"chars"`
+	Weights map[string]int `json:"weights"`
+}
+
+type FontFace struct {
+	Family string `json:"family"`
+	Src    string `json:"src"`
+	API    bool   `json:"api"` // from document.fonts rather than a readable rule
+}
+
+type ElementStyle struct {
+	BG     string `json:"bg"`
+	Color  string `json:"color"`
+	Font   string `json:"font"`
+	Weight string `json:"weight"`
+}
+
+// LogoCand is one <img>, inline <svg> or CSS background logo candidate.
+type LogoCand struct {
+	Kind        string   `json:"kind"` // img, svg, bg
+	X           float64  `json:"x"`
+	Y           float64  `json:"y"`
+	W           float64  `json:"w"`
+	H           float64  `json:"h"`
+	Visible     bool     `json:"visible"`
+	Ident       string   `json:"ident"` // id/class/aria of the element and two ancestors
+	LinkLabel   string   `json:"linkLabel"`
+	InHomeLink  bool     `json:"inHomeLink"`
+	InHeader    bool     `json:"inHeader"`
+	InFooter    bool     `json:"inFooter"`
+	InButton    bool     `json:"inButton"`
+	InOverlay   bool     `json:"inOverlay"`
+	Siblings    int      `json:"siblings"`
+	Src         string   `json:"src"`
+	DarkSrc     string   `json:"darkSrc"`
+	LightSrc    string   `json:"lightSrc"`
+	Alt         string   `json:"alt"`
+	Title       string   `json:"title"`
+	NW          float64  `json:"nw"`
+	NH          float64  `json:"nh"`
+	HasText     bool     `json:"hasText"`
+	ExternalUse bool     `json:"externalUse"`
+	Markup      string   `json:"markup"`
+	Fills       []string `json:"fills"`
+}
