@@ -71,12 +71,12 @@ test: deps vet
 # their seeds: f.Add and PKG/testdata/fuzz/TARGET/*). One "Target:package"
 # per entry; a crash the fuzzer finds is written to PKG/testdata/fuzz/TARGET/
 # — commit it (renamed for what it shows) as a regression seed.
-# Still to come, once their packages settle: colour parsing (extract),
-# the JSON-RPC envelope (mcp), Signals decoding (extract), the SVG
-# sanitiser (extract).
 FUZZ_TARGETS := \
 	FuzzNormalizeDomain:./app \
-	FuzzPackJSON:./app
+	FuzzPackJSON:./app \
+	FuzzParseColor:./extract/colour \
+	FuzzSanitizeSVG:./extract/logofile \
+	FuzzSignalsJSON:./extract/judge
 FUZZTIME ?= 5s
 
 fuzz:
