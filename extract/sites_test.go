@@ -183,12 +183,13 @@ func TestConcurrentExtractions(t *testing.T) {
 // scraper error.
 func TestCallerCancel(t *testing.T) {
 	e := getEnv(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ctx, cancel2 := context.WithCancel(ctx)
 	drainSlow()
-	go func() { awaitSlow(t); cancel2() }() // cancel while the page is loading
+	done := make(chan struct{})
+	go func() { defer close(done); awaitSlow(t); cancel() }() // cancel while the page is loading
 	_, err := e.x.Extract(ctx, hostSlow, hostSlow)
+	<-done
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
