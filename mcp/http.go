@@ -158,10 +158,8 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
 				// The standalone event stream: if its session is closed because
 				// the connection was revoked, its last event says so (-32003).
-				st := s.openStream(sid)
 				defer func() {
-					s.closeStream(sid, st)
-					if st.revoked.Load() && tw.status == 0 {
+					if s.sessionRevoked(sid) && tw.status == 0 {
 						s.writeRevokedNotice(tw)
 					}
 				}()
