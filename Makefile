@@ -72,11 +72,11 @@ test: deps vet
 # per entry; a crash the fuzzer finds is written to PKG/testdata/fuzz/TARGET/
 # — commit it (renamed for what it shows) as a regression seed.
 # Still to come, once their packages settle: colour parsing (extract),
-# the JSON-RPC envelope (mcp), Signals decoding (extract), the SVG
-# sanitiser (extract).
+# Signals decoding (extract), the SVG sanitiser (extract).
 FUZZ_TARGETS := \
 	FuzzNormalizeDomain:./app \
-	FuzzPackJSON:./app
+	FuzzPackJSON:./app \
+	FuzzEnvelope:./mcp
 FUZZTIME ?= 5s
 
 fuzz:
