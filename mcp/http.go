@@ -137,9 +137,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			}
 			var id any
 			if code == app.EREVOKED && r.Method == http.MethodPost {
-				if rid, ok := requestID(r); ok {
-					id = rid
-				}
+				id = requestID(r)
 			}
 			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
 			return

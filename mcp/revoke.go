@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,26 +15,12 @@ import (
 	"github.com/brandpack/brandpack/app"
 )
 
-// Ending the sessions of a revoked connection (spec §5.2 rule 5).
-//
-// Every new request of a revoked connection already fails (401, -32003).
-// What this file adds: the sessions a connection opened — and with them
-// their standalone event streams (GET /mcp), which send nothing until the
-// server has something to say — end as soon as the connection is revoked.
-//
-//   - The server remembers which connections (the access token's grant) each
-//     session was used with (trackMiddleware, on every message).
-//   - In-process revocations (dashboard, /revoke, token replay) call
-//     CloseConnection through the authorization server's OnRevoke hook.
-//   - Revocations by another process on the same database (the admin CLI)
-//     are noticed by the per-request grant check, and by a periodic check of
-//     the open sessions' connections (Config.RevocationCheck, default 10 s),
-//     started with the first session and ended by CloseSessions.
-//
-// A standalone stream that ends this way gets, as its last event, a
-// notifications/message (level error) whose data is the -32003 JSON-RPC
-// error, with a short SSE retry; the client's reconnect then gets 401 with
-// the -32003 body, as every other request does.
+// Ending the sessions of a revoked connection (spec §5.2 rule 5; docs/mcp.md
+// "Revocation ends the connection's sessions"): trackMiddleware remembers
+// the connections each session was used with; CloseConnection (in-process
+// revocations, via oauth's OnRevoke), a revoked token on any request, and
+// the periodic check (revocations by another process) close the sessions;
+// a closed session's standalone stream ends with the -32003 notice.
 
 // DefaultRevocationCheck is how often open sessions' connections are checked.
 const DefaultRevocationCheck = 10 * time.Second
@@ -107,9 +94,10 @@ func (s *Server) closeConnections(ids map[string]bool) {
 			}
 		}
 	}
+	victims := maps.Clone(t.revoked)
 	t.mu.Unlock()
 	for ss := range s.sdk.Sessions() {
-		if s.isRevoked(ss.ID()) {
+		if victims[ss.ID()] {
 			s.log.Info("mcp: session closed, connection revoked", "session", ss.ID())
 			// Close waits for the session's calls in flight; the revoking
 			// request (dashboard, /revoke, …) does not.
@@ -120,12 +108,6 @@ func (s *Server) closeConnections(ids map[string]bool) {
 			}()
 		}
 	}
-}
-
-func (s *Server) isRevoked(sessionID string) bool {
-	s.tracker.mu.Lock()
-	defer s.tracker.mu.Unlock()
-	return s.tracker.revoked[sessionID]
 }
 
 // watch checks the open sessions' connections every RevocationCheck until

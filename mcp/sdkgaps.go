@@ -89,21 +89,15 @@ func readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// requestID returns the id of a JSON-RPC request body (body restored), when
-// it is one the surface echoes (exactID).
-func requestID(r *http.Request) (any, bool) {
-	b, err := readBody(r)
-	if err != nil {
-		return nil, false
+// requestID is the id of a JSON-RPC request body (body restored), when it
+// is one the surface echoes (exactID); nil otherwise.
+func requestID(r *http.Request) any {
+	var env envelope
+	if b, err := readBody(r); err != nil || json.Unmarshal(b, &env) != nil {
+		return nil
 	}
-	var env struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(b, &env) != nil {
-		return nil, false
-	}
-	id, err := exactID(env.ID)
-	return id, err == nil && id != nil
+	id, _ := exactID(env.ID)
+	return id
 }
 
 // maxExactID bounds numeric ids: the SDK decodes ids as float64, which holds
