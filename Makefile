@@ -74,6 +74,7 @@ test: deps vet
 FUZZ_TARGETS := \
 	FuzzNormalizeDomain:./app \
 	FuzzPackJSON:./app \
+	FuzzEnvelope:./mcp \
 	FuzzParseColor:./extract/colour \
 	FuzzSanitizeSVG:./extract/logofile \
 	FuzzSignalsJSON:./extract/judge

@@ -224,11 +224,16 @@ func (s *Service) TryDomain(ctx context.Context, u *User, raw string) (*Pack, *J
 	return nil, j, err
 }
 
+// newJob is a new queued job of the user, not yet charged or stored.
+func (s *Service) newJob(u *User, target, domain string) *Job {
+	return &Job{ID: "job_" + RandomString(24), UserID: u.ID, URL: target, Domain: domain, Status: JobQueued, CreatedAt: s.Now()}
+}
+
 // queueJob is Analyze after validation: it reserves a unit of quota unless
 // the domain has a fresh pack, and stores the job for the workers.
 func (s *Service) queueJob(ctx context.Context, u *User, target, domain string, cached *Pack) (*Job, error) {
-	now := s.Now()
-	j := &Job{ID: "job_" + RandomString(24), UserID: u.ID, URL: target, Domain: domain, Status: JobQueued, CreatedAt: now}
+	j := s.newJob(u, target, domain)
+	now := j.CreatedAt
 	if err := s.chargeJob(ctx, u, j, cached); err != nil {
 		return nil, err
 	}

@@ -17,31 +17,10 @@ type webhookEvent struct {
 	Data      any       `json:"data"`
 }
 
-// eventJob is the job in an analysis event: the fields of GET
-// /api/v1/analyze/{job_id} without the pack (it is data.pack).
-type eventJob struct {
-	JobID      string      `json:"job_id"`
-	Status     string      `json:"status"`
-	URL        string      `json:"url"`
-	Domain     string      `json:"domain"`
-	CreatedAt  time.Time   `json:"created_at"`
-	StartedAt  *time.Time  `json:"started_at"`
-	FinishedAt *time.Time  `json:"finished_at"`
-	StatusURL  string      `json:"status_url"`
-	Error      *eventError `json:"error,omitempty"`
-}
-
-// eventError is the REST error body (spec §7.1) of a failed job.
-type eventError struct {
-	Error   string         `json:"error"`
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details"`
-}
-
+// jobEventData is an analysis event's data: the job (without its pack) and the pack.
 type jobEventData struct {
-	Job  eventJob `json:"job"`
-	Pack *Pack    `json:"pack,omitempty"`
+	Job  JobBody `json:"job"`
+	Pack *Pack   `json:"pack,omitempty"`
 }
 
 func eventBody(typ string, at time.Time, data any) ([]byte, error) {
@@ -55,20 +34,12 @@ func eventBody(typ string, at time.Time, data any) ([]byte, error) {
 // jobEvent returns the event type and body of a finished job (its pack in
 // presented form).
 func (w *Webhooks) jobEvent(j *Job) (string, []byte, error) {
-	d := jobEventData{Job: eventJob{
-		JobID: j.ID, Status: j.Status, URL: j.URL, Domain: j.Domain, CreatedAt: j.CreatedAt,
-		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, StatusURL: w.baseURL + "/api/v1/analyze/" + j.ID,
-	}}
+	job := jobBody(w.baseURL, j)
+	job.Pack = nil
+	d := jobEventData{Job: job}
 	typ := EventAnalysisSucceeded
 	if j.Status == JobFailed {
 		typ = EventAnalysisFailed
-		if e := j.Err; e != nil {
-			details := e.Details
-			if details == nil {
-				details = map[string]any{}
-			}
-			d.Job.Error = &eventError{Error: e.Code, Code: e.Code, Message: e.Message, Details: details}
-		}
 	} else {
 		d.Pack = j.Pack
 	}

@@ -26,10 +26,7 @@ const (
 
 // codeOf is THE table of the MCP surface: application error code → JSON-RPC
 // code and message. Codes not listed are -32000 GenericError.
-var codeOf = map[string]struct {
-	code    int64
-	message string
-}{
+var codeOf = map[string]rpcCode{
 	app.EVALIDATION:   {CodeInvalidParams, "Invalid params"},
 	app.EQUOTA:        {CodeQuota, "Quota exceeded"},
 	app.ESCRAPER:      {CodeUpstream, "Upstream scraper failure"},
@@ -39,6 +36,11 @@ var codeOf = map[string]struct {
 	app.EINTERNAL:     {CodeInternal, "Internal error"},
 	app.ENOTFOUND:     {CodeGeneric, "Not found"},
 	app.EFORBIDDEN:    {CodeGeneric, "Forbidden"},
+}
+
+type rpcCode struct {
+	code    int64
+	message string
 }
 
 // protocolError is a JSON-RPC-level error that has no application code
@@ -78,10 +80,7 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	code := app.ErrorCode(err)
 	m, ok := codeOf[code]
 	if !ok {
-		m = struct {
-			code    int64
-			message string
-		}{CodeGeneric, "Error"}
+		m = rpcCode{CodeGeneric, "Error"}
 	}
 	if m.code == CodeInternal {
 		log.Error("mcp: internal error", "err", err)

@@ -137,9 +137,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			}
 			var id any
 			if code == app.EREVOKED && r.Method == http.MethodPost {
-				if rid, ok := requestID(r); ok {
-					id = rid
-				}
+				id = requestID(r)
 			}
 			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
 			return
@@ -147,7 +145,7 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 		var id any
 		if r.Method == http.MethodPost && r.URL.Path == "/mcp" {
 			var done bool
-			if id, done = s.precheck(w, r); done {
+			if id, done = s.precheck(w, r, false); done {
 				return
 			}
 		}
@@ -158,10 +156,8 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
 				// The standalone event stream: if its session is closed because
 				// the connection was revoked, its last event says so (-32003).
-				st := s.openStream(sid)
 				defer func() {
-					s.closeStream(sid, st)
-					if st.revoked.Load() && tw.status == 0 {
+					if s.sessionRevoked(sid) && tw.status == 0 {
 						s.writeRevokedNotice(tw)
 					}
 				}()
@@ -207,45 +203,17 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 // changed id) and hands the request to the same SDK server as /mcp, as a
 // stateless request, so the call runs the same middleware and handlers.
 func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
-	fail := func(status int, id any, err error) { writeRPC(w, status, id, NewError(s.log, err)) }
-	b, err := readBody(r)
-	if err != nil {
-		fail(http.StatusBadRequest, nil, err)
+	id, done := s.precheck(w, r, true)
+	if done {
 		return
 	}
-	var req envelope // a batch does not decode: refused as a whole
-	if err := json.Unmarshal(b, &req); err != nil || req.JSONRPC != "2.0" || req.Method == nil {
-		fail(http.StatusBadRequest, nil, invalidRequest("the body must be one JSON-RPC 2.0 request object with jsonrpc, id and method"))
-		return
-	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	id, err := exactID(req.ID)
-	switch {
-	case err != nil:
-		fail(http.StatusBadRequest, nil, err)
-	case id == nil:
-		fail(http.StatusBadRequest, nil, invalidRequest("the request needs an id"))
-	case *req.Method != "tools/call":
-		fail(http.StatusOK, id, methodNotFound("method "+*req.Method))
-	case len(req.Params) == 0 || string(req.Params) == "null":
-		fail(http.StatusBadRequest, id, invalidRequest("tools/call requires params"))
-	case json.Unmarshal(req.Params, &p) != nil || p.Name == "":
-		fail(http.StatusOK, id, fieldError("name", "params.name must name a tool"))
-	default:
-		if err := checkParams(*req.Method, req.Params); err != nil {
-			fail(http.StatusOK, id, err)
-			return
-		}
-		h := r.Header
-		h.Set("Content-Type", "application/json")
-		h.Set("Accept", "application/json, text/event-stream")
-		h.Set("Mcp-Protocol-Version", "2025-06-18")
-		h.Del("Mcp-Session-Id")
-		w.Header().Set("Cache-Control", "no-store")
-		tw := &textErrorWriter{ResponseWriter: w}
-		defer tw.finish(s, id)
-		s.stateless.ServeHTTP(tw, r)
-	}
+	h := r.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	h.Set("Mcp-Protocol-Version", "2025-06-18")
+	h.Del("Mcp-Session-Id")
+	w.Header().Set("Cache-Control", "no-store")
+	tw := &textErrorWriter{ResponseWriter: w}
+	defer tw.finish(s, id)
+	s.stateless.ServeHTTP(tw, r)
 }

@@ -216,26 +216,16 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 	}
 }
 
-// errorMiddleware makes an unknown tool or prompt -32601 (the SDK says
-// -32602), a resource URI outside brandpack://packs/ a -32602 on data.field
-// "uri", and passes every other error — the handlers' and the SDK's alike —
-// through the one constructor.
+// errorMiddleware makes a resource URI outside brandpack://packs/ a -32602
+// on data.field "uri", and passes every other error — the handlers' and the
+// SDK's alike — through the one constructor. (An unknown tool or prompt,
+// which the SDK would answer -32602, never reaches it: precheck answers
+// -32601 on both POST paths.)
 func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		switch r := req.(type) {
-		case *sdk.CallToolRequest:
-			if r.Params != nil && toolByName(r.Params.Name) == nil {
-				return nil, NewError(s.log, methodNotFound("tool "+r.Params.Name))
-			}
-		case *sdk.GetPromptRequest:
-			if r.Params != nil && r.Params.Name != briefPrompt {
-				return nil, NewError(s.log, methodNotFound("prompt "+r.Params.Name))
-			}
-		case *sdk.ReadResourceRequest:
-			if r.Params != nil {
-				if d, ok := strings.CutPrefix(r.Params.URI, packURIPrefix); !ok || d == "" || strings.Contains(d, "/") {
-					return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
-				}
+		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
+			if d, ok := strings.CutPrefix(r.Params.URI, packURIPrefix); !ok || d == "" || strings.Contains(d, "/") {
+				return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
 			}
 		}
 		res, err := next(ctx, method, req) // handlers return app errors as they are

@@ -88,7 +88,7 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 	cs := e.session(t, tok)
 
 	tl, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tl.Tools) != 3 {
+	if err != nil || len(tl.Tools) != 4 {
 		t.Fatalf("tools = %v, %v", tl, err)
 	}
 	for _, tool := range tl.Tools {
@@ -124,7 +124,7 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("analyze_url: %+v %v", res, err)
 	}
-	var job mcp.Job
+	var job app.JobBody
 	b, _ = json.Marshal(res.StructuredContent)
 	json.Unmarshal(b, &job)
 	if job.JobID == "" || job.Status != app.JobQueued {

@@ -89,21 +89,15 @@ func readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// requestID returns the id of a JSON-RPC request body (body restored), when
-// it is one the surface echoes (exactID).
-func requestID(r *http.Request) (any, bool) {
-	b, err := readBody(r)
-	if err != nil {
-		return nil, false
+// requestID is the id of a JSON-RPC request body (body restored), when it
+// is one the surface echoes (exactID); nil otherwise.
+func requestID(r *http.Request) any {
+	var env envelope
+	if b, err := readBody(r); err != nil || json.Unmarshal(b, &env) != nil {
+		return nil
 	}
-	var env struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(b, &env) != nil {
-		return nil, false
-	}
-	id, err := exactID(env.ID)
-	return id, err == nil && id != nil
+	id, _ := exactID(env.ID)
+	return id
 }
 
 // maxExactID bounds numeric ids: the SDK decodes ids as float64, which holds
@@ -182,9 +176,11 @@ type envelope struct {
 //     type → -32602 with data.field, HTTP 200; an unknown tool or prompt →
 //     -32601, HTTP 200.
 //
+// With toolsCall (POST /mcp/tools/call) the body must be one tools/call
+// request: no id → -32600, HTTP 400; any other method → -32601, HTTP 200.
 // done tells that the response is written; id is the request's id, for the
 // errors the transport may still write.
-func (s *Server) precheck(w http.ResponseWriter, r *http.Request) (id any, done bool) {
+func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool) (id any, done bool) {
 	fail := func(status int, id any, err error) (any, bool) {
 		writeRPC(w, status, id, NewError(s.log, err))
 		return id, true
@@ -199,8 +195,8 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request) (id any, done 
 	}
 	var env envelope
 	if json.Unmarshal(b, &env) != nil || env.JSONRPC != "2.0" ||
-		(env.Method == nil && env.Result == nil && env.Error == nil) {
-		return fail(http.StatusBadRequest, nil, invalidRequest("the body is not a JSON-RPC 2.0 message"))
+		(env.Method == nil && (toolsCall || env.Result == nil && env.Error == nil)) {
+		return fail(http.StatusBadRequest, nil, invalidRequest("the body is not a JSON-RPC 2.0 request"))
 	}
 	if id, err = exactID(env.ID); err != nil {
 		return fail(http.StatusBadRequest, nil, err)
@@ -211,6 +207,10 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request) (id any, done 
 	method := *env.Method
 	info, known := methods[method]
 	switch {
+	case toolsCall && id == nil:
+		return fail(http.StatusBadRequest, nil, invalidRequest("the request needs an id"))
+	case toolsCall && method != "tools/call":
+		return fail(http.StatusOK, id, methodNotFound("method "+method))
 	case !known && id == nil:
 		w.WriteHeader(http.StatusAccepted) // an unknown notification: ignored (JSON-RPC 2.0 §4.1)
 		return nil, true
@@ -259,7 +259,9 @@ func checkParams(method string, params json.RawMessage) error {
 	// -32601 a handler returns to its own message, without data.
 	switch p := dst.(type) {
 	case *sdk.CallToolParamsRaw:
-		if toolByName(p.Name) == nil {
+		if p.Name == "" {
+			return fieldError("name", "params.name must name a tool")
+		} else if toolByName(p.Name) == nil {
 			return methodNotFound("tool " + p.Name)
 		}
 	case *sdk.GetPromptParams:

@@ -3,9 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +27,10 @@ type jobArgs struct {
 	JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
 }
 
+type batchArgs struct {
+	Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
+}
+
 // tool is one MCP tool: its definition (schemas inferred from Go types) and
 // a handler that runs as a user. The same table serves the Streamable HTTP
 // endpoint and POST /mcp/tools/call.
@@ -39,6 +43,7 @@ type tool struct {
 func newTool[In, Out any](name, title, description string,
 	run func(ctx context.Context, s *Server, u *app.User, in In) (Out, error)) *tool {
 	in := schemaFor[In]()
+	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}} // strict: unknown arguments are -32602
 	return &tool{
 		def: &sdk.Tool{Name: name, Title: title, Description: description,
 			InputSchema: in, OutputSchema: schemaFor[Out]()},
@@ -78,14 +83,20 @@ func schemaFor[T any]() *jsonschema.Schema {
 	return s
 }
 
-// decodeArgs checks arguments against an input schema's required string
-// properties and decodes them; every refusal is -32602 naming the field.
+// decodeArgs checks arguments against an input schema (an object of its
+// properties only, the required ones present, required strings non-empty)
+// and decodes them; every refusal is -32602 naming the field.
 func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, error) {
 	var in In
 	m := map[string]json.RawMessage{}
 	if len(args) > 0 && string(args) != "null" {
 		if err := json.Unmarshal(args, &m); err != nil || m == nil {
 			return in, fieldError("arguments", "arguments must be an object")
+		}
+	}
+	for name := range m {
+		if schema.Properties[name] == nil {
+			return in, fieldError(name, name+" is not an argument of this tool")
 		}
 	}
 	for _, name := range schema.Required {
@@ -101,31 +112,14 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 		}
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
-		return in, fieldError("arguments", "arguments do not match the tool's input schema")
+		field := "arguments"
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			field = te.Field
+		}
+		return in, fieldError(field, field+" does not have the type the tool's input schema gives it")
 	}
 	return in, nil
-}
-
-// Job is the structured result of analyze_url and get_analysis (the REST
-// job body without REST URLs).
-type Job struct {
-	JobID      string         `json:"job_id"`
-	Status     string         `json:"status" jsonschema:"queued, running, succeeded or failed"`
-	URL        string         `json:"url"`
-	Domain     string         `json:"domain"`
-	CreatedAt  time.Time      `json:"created_at"`
-	FinishedAt *time.Time     `json:"finished_at,omitempty"`
-	Pack       *app.Pack      `json:"pack,omitempty"`
-	Error      map[string]any `json:"error,omitempty"`
-}
-
-func jobOf(j *app.Job) *Job {
-	out := &Job{JobID: j.ID, Status: j.Status, URL: j.URL, Domain: j.Domain, CreatedAt: j.CreatedAt,
-		FinishedAt: j.FinishedAt, Pack: j.Pack}
-	if j.Err != nil {
-		out.Error = map[string]any{"error": j.Err.Code, "message": j.Err.Message, "details": app.ErrorDetails(j.Err)}
-	}
-	return out
 }
 
 var tools = []*tool{
@@ -138,22 +132,30 @@ var tools = []*tool{
 	newTool("analyze_url", "Analyse a URL",
 		"Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts "+
 			"toward the monthly quota unless the domain's pack is cached.",
-		func(ctx context.Context, s *Server, u *app.User, a analyzeArgs) (*Job, error) {
-			j, err := s.svc.Analyze(ctx, u, a.URL)
-			if err != nil {
-				return nil, err
-			}
-			return jobOf(j), nil
+		func(ctx context.Context, s *Server, u *app.User, a analyzeArgs) (*app.JobBody, error) {
+			return s.jobBody(s.svc.Analyze(ctx, u, a.URL))
 		}),
 	newTool("get_analysis", "Get an analysis",
 		"Return an analysis job by job_id: its status and, once succeeded, the brand pack.",
-		func(ctx context.Context, s *Server, u *app.User, a jobArgs) (*Job, error) {
-			j, err := s.svc.Job(ctx, u, a.JobID)
-			if err != nil {
-				return nil, err
-			}
-			return jobOf(j), nil
+		func(ctx context.Context, s *Server, u *app.User, a jobArgs) (*app.JobBody, error) {
+			return s.jobBody(s.svc.Job(ctx, u, a.JobID))
 		}),
+	newTool("get_brand_packs", "Get many brand packs",
+		"Return the brand packs of 1 to 100 domains at once: cached packs (< 24 h) at once and free; "+
+			"for every other domain an analysis job is queued (poll it with get_analysis), each counting "+
+			"toward the monthly quota. If they do not all fit, nothing is queued (error -32001, data.would_fit).",
+		func(ctx context.Context, s *Server, u *app.User, a batchArgs) (*app.BatchBody, error) {
+			return s.svc.Batch(ctx, u, a.Domains)
+		}),
+}
+
+// jobBody is the public form of a job the service returned.
+func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, error) {
+	if err != nil {
+		return nil, err
+	}
+	b := s.svc.JobBody(j)
+	return &b, nil
 }
 
 func toolByName(name string) *tool {

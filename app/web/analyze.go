@@ -1,42 +1,15 @@
 package web
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"time"
 
 	"github.com/brandpack/brandpack/app"
 )
 
-// JobBody is the JSON form of an analysis job.
-type JobBody struct {
-	JobID      string     `json:"job_id"`
-	Status     string     `json:"status"`
-	URL        string     `json:"url"`
-	Domain     string     `json:"domain"`
-	CreatedAt  time.Time  `json:"created_at"`
-	StartedAt  *time.Time `json:"started_at"`
-	FinishedAt *time.Time `json:"finished_at"`
-	StatusURL  string     `json:"status_url"`
-	Pack       *app.Pack  `json:"pack,omitempty"`
-	Error      *ErrorBody `json:"error,omitempty"`
-}
+// JobBody is the JSON form of an analysis job (declared once, in app).
+type JobBody = app.JobBody
 
-func (s *Server) jobBody(j *app.Job) JobBody {
-	b := JobBody{
-		JobID: j.ID, Status: j.Status, URL: j.URL, Domain: j.Domain,
-		CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
-		StatusURL: s.publicURL + "/api/v1/analyze/" + j.ID,
-		Pack:      j.Pack,
-	}
-	if j.Err != nil {
-		eb := NewErrorBody(j.Err)
-		b.Error = &eb
-	}
-	return b
-}
+func (s *Server) jobBody(j *app.Job) JobBody { return s.svc.JobBody(j) }
 
 const maxJSONBody = 64 << 10
 
@@ -47,20 +20,8 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		URL         *string `json:"url"`
 		CallbackURL *string `json:"callback_url"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	if err := dec.Decode(&body); err != nil {
-		var tooBig *http.MaxBytesError
-		msg := "The body must be a JSON object like {\"url\": \"https://example.com\"}."
-		if errors.As(err, &tooBig) {
-			msg = "The body is too large."
-		} else if errors.Is(err, io.EOF) {
-			msg = "The body is empty; send {\"url\": \"https://example.com\"}."
-		}
-		writeError(w, r, s.log, app.FieldError("body", "%s", msg))
-		return
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		writeError(w, r, s.log, app.FieldError("body", "The body must be one JSON object, with nothing after it."))
+	if err := decodeJSONBody(w, r, &body, `{"url": "https://example.com"}`); err != nil {
+		writeError(w, r, s.log, err)
 		return
 	}
 	if body.URL == nil {

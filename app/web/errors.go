@@ -30,14 +30,8 @@ func ErrorStatus(err error) int {
 	return http.StatusInternalServerError
 }
 
-// ErrorBody is the REST error body (spec §7.1): error and code carry the same
-// stable identifier; details is always an object.
-type ErrorBody struct {
-	Error   string         `json:"error"`
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details"`
-}
+// ErrorBody is the REST error body (spec §7.1), declared once in app.
+type ErrorBody = app.ErrorBody
 
 // NewErrorBody returns the client-safe body for any error.
 func NewErrorBody(err error) ErrorBody {

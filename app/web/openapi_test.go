@@ -80,7 +80,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("securitySchemes.bearerAuth = %v, want http bearer", schemes["bearerAuth"])
 	}
 
-	want := []string{"analyzeUrl", "getAnalysis", "getLogoAsset", "getOpenAPI", "getPack", "healthz"}
+	want := []string{"analyzeUrl", "batchPacks", "getAnalysis", "getLogoAsset", "getOpenAPI", "getPack", "healthz"}
 	var got []string
 	for key, op := range oaOperations(t, raw) {
 		id, _ := op["operationId"].(string)
@@ -358,6 +358,9 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		"Metadata": reflect.TypeFor[app.PackMetadata](),
 		"Job":      reflect.TypeFor[JobBody](),
 		"Error":    reflect.TypeFor[ErrorBody](),
+
+		"BatchResponse": reflect.TypeFor[app.BatchBody](),
+		"BatchResult":   reflect.TypeFor[app.BatchResult](),
 	}
 	for name, typ := range types {
 		schema := oaDeref(t, doc, map[string]any{"$ref": "#/components/schemas/" + name}).(map[string]any)
@@ -922,6 +925,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 
 	const pack, asset, analyze, job = "GET /api/v1/pack/{domain}", "GET /api/v1/assets/logos/{domain}/{file}",
 		"POST /api/v1/analyze", "GET /api/v1/analyze/{job_id}"
+	const batch = "POST /api/v1/packs:batch"
 	run(srv, oaCall{op: "GET /healthz", method: "GET", path: "/healthz"})
 	run(srv, oaCall{op: "GET /api/v1/openapi.json", method: "GET", path: "/api/v1/openapi.json"})
 
@@ -931,6 +935,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		{op: pack, method: "GET", path: "/api/v1/pack/example.com"},
 		{op: analyze, method: "POST", path: "/api/v1/analyze", body: `{"url":"https://example.com/"}`},
 		{op: job, method: "GET", path: "/api/v1/analyze/job_x"},
+		{op: batch, method: "POST", path: "/api/v1/packs:batch", body: `{"domains":["example.com"]}`},
 	} {
 		run(srv, c)
 		c.key = "bd_short"
@@ -1012,6 +1017,20 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		run(srv, oaCall{op: analyze, method: "POST", path: "/api/v1/analyze", key: key, body: body})
 	}
 
+	// Batch: a cache hit and a miss, then every refusal.
+	rec = run(srv, oaCall{op: batch, method: "POST", path: "/api/v1/packs:batch", key: key,
+		body: `{"domains":["quirewell-bindery.com","batch-brand.example","Batch-Brand.example."]}`})
+	var bb app.BatchBody
+	_ = json.Unmarshal(rec.Body.Bytes(), &bb)
+	if rec.Code != http.StatusAccepted || len(bb.Results) != 2 || bb.Results[0].Status != app.BatchCached ||
+		bb.Results[1].Status != app.BatchQueued {
+		t.Fatalf("batch: %d %s", rec.Code, rec.Body)
+	}
+	for _, body := range []string{``, `{"domains": "x.com"}`, `{"domains": []}`, `{"domains": ["ok.example", "nodot"]}`,
+		`{"domains": ["localhost"]}`, `{"domains": ["boom.example"]}`} {
+		run(srv, oaCall{op: batch, method: "POST", path: "/api/v1/packs:batch", key: key, body: body})
+	}
+
 	// Monthly quota used up: fresh extractions and analyses are refused.
 	store.mu.Lock()
 	store.used = store.limit
@@ -1022,6 +1041,8 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	}
 	run(srv, oaCall{op: analyze, method: "POST", path: "/api/v1/analyze", key: key,
 		body: `{"url":"https://new-brand.example/"}`})
+	run(srv, oaCall{op: batch, method: "POST", path: "/api/v1/packs:batch", key: key,
+		body: `{"domains":["quirewell-bindery.com","new-brand.example"]}`})
 
 	// Wrong methods and unknown paths under /api/ get the JSON 404.
 	for _, c := range [][2]string{{"POST", "/api/v1/pack/example.com"}, {"GET", "/api/v1/analyze"}, {"GET", "/api/v2/pack/x.com"}} {

@@ -11,6 +11,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/v1/assets/logos/{domain}/{file}", s.handleAsset)
 	m.HandleFunc("POST /api/v1/analyze", s.api(s.handleAnalyze))
 	m.HandleFunc("GET /api/v1/analyze/{job_id}", s.api(s.handleJob))
+	m.HandleFunc("POST /api/v1/packs:batch", s.api(s.handleBatch))
 	m.HandleFunc("/api/", s.handleAPINotFound)
 
 	// Dashboard (HTML). Every state-changing route goes through sameOrigin
