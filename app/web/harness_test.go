@@ -149,7 +149,7 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	}))
 	h.srv.Start()
 	t.Cleanup(h.srv.Close)
-	h.svc = app.NewService(app.Config{Store: d, Extractor: ex, Now: h.clock.Now, BaseURL: h.srv.URL, Logger: log})
+	h.svc = app.NewService(app.Config{Store: d, Revisions: d, Extractor: ex, Now: h.clock.Now, BaseURL: h.srv.URL, Logger: log})
 	handler = web.New(web.Config{Service: h.svc, Logger: log, PublicURL: h.srv.URL, Version: "test",
 		IPRate: o.ipRate, IPBurst: o.ipBurst})
 

@@ -25,6 +25,10 @@ type Config struct {
 	// Connections backs /app/connections (the user's connected MCP clients);
 	// nil shows an empty list.
 	Connections Connections
+	// Metrics receives one report per request; nil reports nothing.
+	Metrics HTTPMetrics
+	// Ready are the checks of GET /readyz.
+	Ready []ReadyCheck
 }
 
 // Mounter registers its routes on the origin's mux.
@@ -48,6 +52,9 @@ type Server struct {
 	limiter   *ipLimiter
 	mux       *http.ServeMux
 	conns     Connections
+	metrics   HTTPMetrics
+	ready     []ReadyCheck
+	packBytes encodedPacks
 
 	// Dashboard.
 	passwords     app.PasswordHasher
@@ -67,6 +74,8 @@ func New(cfg Config) *Server {
 		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
 		mux:       http.NewServeMux(),
 		conns:     cfg.Connections,
+		metrics:   cfg.Metrics,
+		ready:     cfg.Ready,
 
 		passwords:   argon2id{},
 		cop:         http.NewCrossOriginProtection(),
@@ -104,6 +113,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, app.Errorf(app.EINTERNAL, "Internal error."))
 		}
 	}()
+	if s.metrics != nil {
+		s.measured(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
