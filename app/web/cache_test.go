@@ -87,6 +87,18 @@ func (h *cacheHarness) get(key string) (int, string) {
 	return res.StatusCode, res.Header.Get("X-Brandpack-Cache")
 }
 
+// otherProcess is a service on its own handle of the same file, as the
+// admin CLI runs (its own connections, no read caches).
+func (h *cacheHarness) otherProcess() *app.Service {
+	h.t.Helper()
+	other, err := db.Open(context.Background(), h.path, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { other.Close() })
+	return app.NewService(app.Config{Store: other})
+}
+
 func (h *cacheHarness) usage() int {
 	h.t.Helper()
 	n, err := h.db.Usage(context.Background(), h.user.ID, app.Month(h.clock.Now()))
@@ -139,12 +151,7 @@ func TestCachedKeyRevokedByAnotherProcessIsRefusedWithinOneSecond(t *testing.T) 
 			t.Fatalf("status %d", st)
 		}
 	}
-	other, err := db.Open(context.Background(), h.path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	admin := app.NewService(app.Config{Store: other})
+	admin := h.otherProcess()
 	if err := admin.RevokeKey(context.Background(), h.keyID); err != nil {
 		t.Fatal(err)
 	}
@@ -251,12 +258,7 @@ func TestPlanChangedByAnotherProcessApplies(t *testing.T) {
 	if st, _ := h.get(h.key); st != 200 {
 		t.Fatalf("status %d", st)
 	}
-	other, err := db.Open(context.Background(), h.path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	admin := app.NewService(app.Config{Store: other})
+	admin := h.otherProcess()
 	ctx := context.Background()
 	if err := admin.SetPlanLimit(ctx, "none", 0); err != nil {
 		t.Fatal(err)
