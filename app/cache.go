@@ -89,6 +89,9 @@ func (c *readCache) sync(ctx context.Context) {
 		return
 	}
 	defer c.checking.Store(false)
+	// Not the caller's deadline: a client hanging up must not flush the caches.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
 	r, err := c.rev.Revisions(ctx)
 	if err != nil {
 		// Unknown state: trust nothing cached.
