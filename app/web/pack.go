@@ -33,10 +33,11 @@ func (s *Server) handlePack(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h["X-Brandpack-Cache"] = hdrHit
-	w.Write(s.packBytes.get(packKey{domain: p.Domain}, p))
+	w.Write(s.packBytes.get(packKey{domain: p.Domain, format: "json"}, p))
 }
 
-// packKey names one encoding of a domain's pack (a format can be added).
+// packKey names one encoding of a domain's pack: "json" here; an export
+// format (?format=) is another key.
 type packKey struct{ domain, format string }
 
 // encodedPacks keeps the encoded body of cache hits. A cache hit from the
