@@ -45,17 +45,10 @@ func (w *statusWriter) Flush() {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// measured serves r through the mux and reports it. The mux sets
-// r.Pattern on the request it was given.
-func (s *Server) measured(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		status := sw.status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		s.metrics.Request(r.Pattern, status, time.Since(start))
-	}()
-	s.mux.ServeHTTP(sw, r)
+// code is the status written, 200 when the handler wrote nothing.
+func (w *statusWriter) code() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
 }

@@ -104,6 +104,13 @@ func (s *Server) Mount(ms ...Mounter) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.metrics != nil {
+		// Registered first, so it runs last: a recovered panic's 500 is
+		// what gets reported.
+		sw, start := &statusWriter{ResponseWriter: w}, time.Now()
+		defer func() { s.metrics.Request(r.Pattern, sw.code(), time.Since(start)) }()
+		w = sw
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -113,11 +120,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, app.Errorf(app.EINTERNAL, "Internal error."))
 		}
 	}()
-	if s.metrics != nil {
-		s.measured(w, r)
-		return
-	}
-	s.mux.ServeHTTP(w, r)
+	s.mux.ServeHTTP(w, r) // sets r.Pattern
 }
 
 type ctxKey int
