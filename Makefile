@@ -11,7 +11,8 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-.PHONY: all build run test fuzz bench eval deps chromium cc node-tools vet templ-check no-binaries clean
+# (load is not part of test)
+.PHONY: all build run test fuzz bench load eval deps chromium cc node-tools vet templ-check no-binaries clean
 
 all: build
 
@@ -88,8 +89,22 @@ fuzz:
 		case "$$out" in *"no fuzz tests"*) echo "$$out"; exit 1;; esac; \
 	done
 
+# Every benchmark, including BenchmarkCachedPackLoad: 50 connections against
+# the cached GET /api/v1/pack and a bare net/http handler writing the same
+# bytes, side by side in one run (req/s, p99, ratios).
 bench: chromium
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./...
+
+# Load test (not in make test): starts bin/brandpack on 127.0.0.1 with the
+# fixture sites behind --resolve and drives LOAD_C clients for LOAD_DURATION
+# with cached GETs, fresh extractions and analysis jobs; prints req/s,
+# p50/p99 per kind, errors by code, and checks the usage counter equals the
+# charged requests. See docs/benchmarks.md.
+LOAD_C ?= 50
+LOAD_DURATION ?= 60s
+LOAD_DIRS ?= $(wildcard ../shared/fixtures/sites) testdata/sites
+load: chromium build
+	$(GO) run ./scripts/load -bin $(BIN) -c $(LOAD_C) -duration $(LOAD_DURATION) $(LOAD_DIRS)
 
 # Extraction scorecard over the project's own sites, the shared fixture
 # corpus (corpus A) and the real-site corpus (corpus R: real projects' sites

@@ -65,6 +65,7 @@ func (s *Service) SetPlan(ctx context.Context, email, plan string) error {
 	} else if err != nil {
 		return err
 	}
+	defer s.cache.dropKeys(func(e *authEntry) bool { return e.user.ID == u.ID })
 	return s.store.SetUserPlan(ctx, u.ID, plan)
 }
 
@@ -110,7 +111,13 @@ func (s *Service) RevokeKey(ctx context.Context, id int64) error {
 	if k.RevokedAt != nil {
 		return nil
 	}
+	defer s.forgetKey(id)
 	return s.store.RevokeKey(ctx, id, s.Now())
+}
+
+// forgetKey drops a key from the read cache (after its row changed).
+func (s *Service) forgetKey(id int64) {
+	s.cache.dropKeys(func(e *authEntry) bool { return e.key.ID == id })
 }
 
 // RotateKey revokes a key and mints its replacement for the same user.
@@ -126,6 +133,7 @@ func (s *Service) RotateKey(ctx context.Context, id int64) (string, *APIKey, err
 	if err != nil {
 		return "", nil, err
 	}
+	defer s.forgetKey(id)
 	if err := s.store.RevokeKey(ctx, id, s.Now()); err != nil {
 		return "", nil, err
 	}

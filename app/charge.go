@@ -50,12 +50,12 @@ func (s *Service) getPack(ctx context.Context, u *User, domain, target string, r
 			s.refundReservation(u, r)
 		}
 	}()
-	cached, err := s.store.Pack(ctx, domain)
-	if err != nil && ErrorCode(err) != ENOTFOUND {
+	cached, err := s.storedPack(ctx, domain)
+	if err != nil {
 		return nil, err
 	}
-	if !s.chargeable(cached) {
-		return s.present(cached, true), nil
+	if cached != nil && s.fresh(cached.stored) {
+		return cached.hit, nil // shared, read-only
 	}
 	if r == nil {
 		month := Month(s.Now())
@@ -107,6 +107,7 @@ func (s *Service) reserve(ctx context.Context, u *User, month string) error {
 	if err != nil {
 		return err
 	} else if !ok {
+		s.metrics.QuotaRejected()
 		return s.QuotaError(plan.Name, used, plan.MonthlyLimit,
 			"Monthly quota reached: fresh extractions are paused until the 1st (UTC). Cached packs are still served.")
 	}

@@ -35,8 +35,9 @@ func (s *Service) extractShared(ctx context.Context, domain, target string) (pac
 		if p, err := s.store.Pack(ctx, domain); err == nil && s.fresh(p) {
 			return packResult{pack: p}, nil
 		}
-		start := s.Now()
+		start, t0 := s.Now(), time.Now()
 		ex, err := s.extractor.Extract(ctx, domain, target)
+		s.metrics.Extraction(extractionOutcome(err), time.Since(t0))
 		if err != nil {
 			s.log.Info("extraction failed", "domain", domain, "code", ErrorCode(err), "err", err,
 				"duration", time.Since(start))
@@ -50,7 +51,9 @@ func (s *Service) extractShared(ctx context.Context, domain, target string) (pac
 		for i := range ex.Assets {
 			ex.Assets[i].Domain = domain
 		}
-		if err := s.store.SavePack(ctx, &p, ex.Assets); err != nil {
+		err = s.store.SavePack(ctx, &p, ex.Assets)
+		s.cache.dropPack(domain)
+		if err != nil {
 			return packResult{}, err
 		}
 		s.log.Info("extracted", "domain", domain, "duration", time.Since(start),
@@ -142,21 +145,30 @@ func (s *Service) writeLogs(batch []RequestLog) {
 }
 
 // RunRequestLog writes queued request logs until ctx ends, then flushes.
+// A batch is written when it is full or logLinger after its first entry:
+// under load that is one small transaction per logLinger instead of one per
+// few requests (commits, not rows, are what cost).
 func (s *Service) RunRequestLog(ctx context.Context) {
 	batch := make([]RequestLog, 0, logBatch)
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
 	for {
 		select {
 		case r := <-s.logq:
 			batch = append(batch[:0], r)
-		drain:
+			linger.Reset(logLinger)
+		gather:
 			for len(batch) < logBatch {
 				select {
 				case r := <-s.logq:
 					batch = append(batch, r)
-				default:
-					break drain
+				case <-linger.C:
+					break gather
+				case <-ctx.Done():
+					break gather
 				}
 			}
+			linger.Stop()
 			s.writeLogs(batch)
 		case <-ctx.Done():
 			for {
@@ -171,7 +183,10 @@ func (s *Service) RunRequestLog(ctx context.Context) {
 	}
 }
 
-const logBatch = 256
+const (
+	logBatch  = 256
+	logLinger = 50 * time.Millisecond
+)
 
 // notFound adds the spec's remedy (§4.1) to a domain that could not be found.
 func (s *Service) notFound(domain string, err error) *Error {

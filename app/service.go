@@ -16,6 +16,10 @@ type Config struct {
 	PricingURL string           // where 429s send people
 	Logger     *slog.Logger
 	Webhooks   *Webhooks // signed job events (webhooks); nil turns them off
+	// Revisions enables the in-memory read caches of verified API keys and
+	// stored packs (app/cache.go); nil reads the store on every request.
+	Revisions RevisionStore
+	Metrics   Metrics // nil reports nothing
 }
 
 // Service holds the business logic shared by REST, MCP and the dashboard:
@@ -28,6 +32,8 @@ type Service struct {
 	pricingURL string
 	log        *slog.Logger
 	webhooks   *Webhooks
+	metrics    Metrics
+	cache      *readCache
 
 	packs   flight[packResult]
 	jobWake chan struct{}
@@ -43,6 +49,7 @@ func NewService(cfg Config) *Service {
 		pricingURL: cfg.PricingURL,
 		log:        cfg.Logger,
 		webhooks:   cfg.Webhooks,
+		metrics:    cfg.Metrics,
 		jobWake:    make(chan struct{}, 1),
 		logq:       make(chan RequestLog, 4096),
 	}
@@ -52,6 +59,10 @@ func NewService(cfg Config) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.metrics == nil {
+		s.metrics = noMetrics{}
+	}
+	s.cache = newReadCache(cfg.Revisions, s.log.Warn)
 	if s.pricingURL == "" {
 		s.pricingURL = s.baseURL + "/pricing"
 	}
@@ -85,26 +96,56 @@ func (s *Service) authenticate(ctx context.Context, plaintext string, touch bool
 	if !LooksLikeAPIKey(plaintext) {
 		return nil, nil, Errorf(EINVALIDKEY, "Invalid API key.")
 	}
-	k, err := s.store.KeyByHash(ctx, HashSecret(plaintext))
-	if ErrorCode(err) == ENOTFOUND {
-		return nil, nil, Errorf(EINVALIDKEY, "Invalid API key.")
-	} else if err != nil {
-		return nil, nil, err
-	}
-	if k.RevokedAt != nil {
-		return nil, nil, Errorf(EINVALIDKEY, "This API key has been revoked.")
-	}
-	u, err := s.store.UserByID(ctx, k.UserID)
+	e, err := s.verifiedKey(ctx, HashSecret(plaintext))
 	if err != nil {
 		return nil, nil, err
 	}
 	now := s.Now()
-	if touch && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= touchEvery) {
-		if err := s.store.TouchKey(ctx, k.ID, now); err != nil {
-			s.log.Warn("touch api key", "key_id", k.ID, "err", err)
+	if last := e.touched.Load(); touch && now.UnixNano()-last >= int64(touchEvery) &&
+		e.touched.CompareAndSwap(last, now.UnixNano()) {
+		if err := s.store.TouchKey(ctx, e.key.ID, now); err != nil {
+			s.log.Warn("touch api key", "key_id", e.key.ID, "err", err)
 		}
 	}
-	return u, k, nil
+	return e.user, e.key, nil
+}
+
+// verifiedKey returns the valid (not revoked) key with the given hash and
+// its user, from the read cache when it holds them. The returned values are
+// shared: callers must not modify them.
+func (s *Service) verifiedKey(ctx context.Context, hash string) (*authEntry, error) {
+	c := s.cache
+	var gen uint64
+	if c.enabled() {
+		c.sync(ctx)
+		if e := c.key(hash); e != nil {
+			s.metrics.CacheLookup("api_key", true)
+			return e, nil
+		}
+		s.metrics.CacheLookup("api_key", false)
+		gen = c.generation()
+	}
+	k, err := s.store.KeyByHash(ctx, hash)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, Errorf(EINVALIDKEY, "Invalid API key.")
+	} else if err != nil {
+		return nil, err
+	}
+	if k.RevokedAt != nil {
+		return nil, Errorf(EINVALIDKEY, "This API key has been revoked.")
+	}
+	u, err := s.store.UserByID(ctx, k.UserID)
+	if err != nil {
+		return nil, err
+	}
+	e := &authEntry{user: u, key: k}
+	if k.LastUsedAt != nil {
+		e.touched.Store(k.LastUsedAt.UnixNano())
+	}
+	if c.enabled() {
+		c.putKey(gen, hash, e)
+	}
+	return e, nil
 }
 
 // QuotaError builds the 429 body's details for a user (spec §7.2).

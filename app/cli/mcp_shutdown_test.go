@@ -14,10 +14,13 @@ import (
 // TestServeStopsWithOpenMCPStream: a connected client keeps its standalone
 // event stream (GET /mcp) open; serve still stops promptly and cleanly (the
 // sessions are closed on shutdown instead of holding it to its deadline).
+// Metrics are on: every response goes through the measuring writer, which
+// must keep streaming (Flush, deadlines) working, and the metrics listener
+// stops with serve.
 func TestServeStopsWithOpenMCPStream(t *testing.T) {
 	data := t.TempDir()
 	newUser(t, data, "ada@example.com")
-	in := startInstance(t, data)
+	in := startInstance(t, data, "--metrics-addr", "127.0.0.1:0")
 	browser := browserClient(t, in.URL, "ada@example.com")
 	conf := registerClient(t, in.URL, "Stream Client", "http://127.0.0.1:5555/callback")
 	tok := connectOverHTTP(t, in.URL, browser, conf)

@@ -28,6 +28,7 @@ import (
 func newServeCommand() *cobra.Command {
 	var (
 		addr, publicURL, pricingURL, trusted, logLevel string
+		metricsAddr                                    string
 		ipRate                                         float64
 		ipBurst                                        int
 		bf                                             browserFlags
@@ -76,13 +77,15 @@ func newServeCommand() *cobra.Command {
 			webhooks := app.NewWebhooks(app.WebhookConfig{
 				Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: publicURL, Logger: log,
 			})
+			obs := newObservability(metricsAddr, d, ex, bf.browserURL)
 			svc := app.NewService(app.Config{
-				Store: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
-				Webhooks: webhooks,
+				Store: d, Revisions: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
+				Webhooks: webhooks, Metrics: obs.appMetrics(),
 			})
 			site, closeSessions, err := newSite(ctx, d, svc, log, door, web.Config{
 				Service: svc, Logger: log, PublicURL: publicURL, Version: Version,
 				IPRate: ipRate, IPBurst: ipBurst, TrustedProxies: proxies,
+				Metrics: obs.webMetrics(), Ready: obs.ready,
 			})
 			if err != nil {
 				return err
@@ -104,6 +107,12 @@ func newServeCommand() *cobra.Command {
 			if err != nil {
 				return app.Errorf(app.EVALIDATION, "Cannot listen on %s: %v", addr, err)
 			}
+			metricsDone, err := obs.serveMetrics(ctx, metricsAddr, log)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer func() { stop(); <-metricsDone }()
 			if err := firstRunHint(ctx, cmd, svc, publicURL); err != nil {
 				return err
 			}
@@ -141,6 +150,7 @@ func newServeCommand() *cobra.Command {
 	f.Float64Var(&ipRate, "ip-rate", 10, "per-IP request rate on /api/v1 (requests per second; 0 disables)")
 	f.IntVar(&ipBurst, "ip-burst", 30, "per-IP burst on /api/v1")
 	f.StringVar(&trusted, "trusted-proxies", "", "CIDRs whose X-Forwarded-For is trusted, comma-separated")
+	f.StringVar(&metricsAddr, "metrics-addr", "", "serve GET /metrics (Prometheus) on this separate address, e.g. 127.0.0.1:9090 (default off; never expose it publicly)")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	bf.register(cmd, true)
 	return cmd

@@ -1,6 +1,21 @@
 package web
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/brandpack/brandpack/app"
+)
+
+// Header values of a pack response, shared (net/http only reads them).
+var (
+	hdrJSON    = []string{"application/json; charset=utf-8"}
+	hdrNoStore = []string{"private, no-store"}
+	hdrHit     = []string{"hit"}
+	hdrMiss    = []string{"miss"}
+)
 
 // handlePack serves GET /api/v1/pack/{domain}.
 func (s *Server) handlePack(w http.ResponseWriter, r *http.Request) {
@@ -9,11 +24,61 @@ func (s *Server) handlePack(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	w.Header().Set("Cache-Control", "private, no-store")
-	if p.Metadata.Cached {
-		w.Header().Set("X-Brandpack-Cache", "hit")
-	} else {
-		w.Header().Set("X-Brandpack-Cache", "miss")
+	h := w.Header()
+	h["Cache-Control"] = hdrNoStore
+	h["Content-Type"] = hdrJSON
+	if !p.Metadata.Cached {
+		h["X-Brandpack-Cache"] = hdrMiss
+		writeJSON(w, http.StatusOK, p)
+		return
 	}
-	writeJSON(w, http.StatusOK, p)
+	h["X-Brandpack-Cache"] = hdrHit
+	w.Write(s.packBytes.get(packKey{domain: p.Domain, format: "json"}, p))
+}
+
+// packKey names one encoding of a domain's pack: "json" here; an export
+// format (?format=) is another key.
+type packKey struct{ domain, format string }
+
+// encodedPacks keeps the encoded body of cache hits. A cache hit from the
+// service is a shared, read-only *app.Pack that changes (a new pointer)
+// whenever the service's cache entry is invalidated, so the bytes are valid
+// exactly as long as the pointer they were encoded from is the one served.
+type encodedPacks struct {
+	mu sync.RWMutex
+	m  map[packKey]encodedPack
+}
+
+type encodedPack struct {
+	from *app.Pack
+	body []byte
+}
+
+const maxEncodedPacks = 1_000
+
+func (c *encodedPacks) get(k packKey, p *app.Pack) []byte {
+	c.mu.RLock()
+	e, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok && e.from == p {
+		return e.body
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(p)
+	body := buf.Bytes()
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[packKey]encodedPack)
+	}
+	if _, ok := c.m[k]; !ok && len(c.m) >= maxEncodedPacks {
+		for old := range c.m {
+			delete(c.m, old)
+			break
+		}
+	}
+	c.m[k] = encodedPack{from: p, body: body}
+	c.mu.Unlock()
+	return body
 }

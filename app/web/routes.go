@@ -6,6 +6,7 @@ import "net/http"
 func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.handleHealth)
+	m.HandleFunc("GET /readyz", s.handleReady)
 	m.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	m.HandleFunc("GET /api/v1/pack/{domain}", s.api(s.handlePack))
 	m.HandleFunc("GET /api/v1/assets/logos/{domain}/{file}", s.handleAsset)

@@ -25,6 +25,10 @@ type Config struct {
 	// Connections backs /app/connections (the user's connected MCP clients);
 	// nil shows an empty list.
 	Connections Connections
+	// Metrics receives one report per request; nil reports nothing.
+	Metrics HTTPMetrics
+	// Ready are the checks of GET /readyz.
+	Ready []ReadyCheck
 }
 
 // Mounter registers its routes on the origin's mux.
@@ -48,6 +52,9 @@ type Server struct {
 	limiter   *ipLimiter
 	mux       *http.ServeMux
 	conns     Connections
+	metrics   HTTPMetrics
+	ready     []ReadyCheck
+	packBytes encodedPacks
 
 	// Dashboard.
 	passwords     app.PasswordHasher
@@ -67,6 +74,8 @@ func New(cfg Config) *Server {
 		limiter:   newIPLimiter(cfg.IPRate, cfg.IPBurst, cfg.TrustedProxies, time.Now),
 		mux:       http.NewServeMux(),
 		conns:     cfg.Connections,
+		metrics:   cfg.Metrics,
+		ready:     cfg.Ready,
 
 		passwords:   argon2id{},
 		cop:         http.NewCrossOriginProtection(),
@@ -95,6 +104,13 @@ func (s *Server) Mount(ms ...Mounter) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.metrics != nil {
+		// Registered first, so it runs last: a recovered panic's 500 is
+		// what gets reported.
+		sw, start := &statusWriter{ResponseWriter: w}, time.Now()
+		defer func() { s.metrics.Request(r.Pattern, sw.code(), time.Since(start)) }()
+		w = sw
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -107,7 +123,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.uncleanAPIPath(w, r) {
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.mux.ServeHTTP(w, r) // sets r.Pattern
 }
 
 type ctxKey int

@@ -104,3 +104,25 @@ func TestLimiterMemoryIsBounded(t *testing.T) {
 		t.Fatalf("burst of 1 allowed a second request (wait %v)", wait)
 	}
 }
+
+// recordedRequests is a small fake of the HTTPMetrics the server reports to.
+type recordedRequests struct{ got []string }
+
+func (m *recordedRequests) Request(route string, status int, d time.Duration) {
+	m.got = append(m.got, route+" "+itoa(status))
+}
+
+// Each request is reported once by its route pattern, never its raw path;
+// a recovered panic is reported as the 500 the client got.
+func TestRequestsReportedByPatternAndStatus(t *testing.T) {
+	m := &recordedRequests{}
+	s := New(Config{Service: app.NewService(app.Config{}), Metrics: m})
+	s.mux.HandleFunc("GET /boom/{id}", func(w http.ResponseWriter, r *http.Request) { panic("x") })
+	for _, path := range []string{"/healthz", "/boom/123", "/api/v1/nothing-here"} {
+		s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+	}
+	want := []string{"GET /healthz 200", "GET /boom/{id} 500", "/api/ 404"}
+	if strings.Join(m.got, ",") != strings.Join(want, ",") {
+		t.Fatalf("reported %q, want %q", m.got, want)
+	}
+}
