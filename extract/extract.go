@@ -51,8 +51,10 @@ import (
 type Config struct {
 	ChromePath    string        // Chromium binary; default: chromium, chromium-browser, google-chrome … on PATH
 	BrowserURL    string        // connect to a running browser (ws://… or http://host:port) instead of launching
-	Browsers      int           // concurrent extractions (default 2)
-	ScrapeTimeout time.Duration // budget of one extraction (default 60 s) → app.ETIMEOUT
+	BrowserURLs   []string      // a fleet of running browsers (with BrowserURL, if set); see fleet.go
+	Browsers      int           // concurrent extractions per browser (default DefaultBrowsers() launched, 2 per fleet endpoint)
+	ScrapeTimeout time.Duration // budget of one extraction's own work (default 60 s) → app.ETIMEOUT
+	QueueTimeout  time.Duration // longest wait for a free browser (default 30 s) → app.EUNAVAILABLE
 	SettleCap     time.Duration // longest wait for a page to become quiet after load (default 5 s)
 	Door          *egress.Door  // required: the only way out
 
@@ -78,8 +80,9 @@ type Config struct {
 }
 
 const (
-	defaultBrowsers             = 2
+	defaultRemoteBrowsers       = 2
 	defaultScrapeTimeout        = 60 * time.Second
+	defaultQueueTimeout         = 30 * time.Second
 	defaultSettleCap            = 5 * time.Second
 	DefaultCostPerBrowserSecond = 0.0001
 	defaultMaxRequests          = 600
@@ -114,11 +117,11 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		return nil, errors.New("extract: Config.Door is required")
 	}
 	var err error
-	if cfg.Browsers <= 0 {
-		cfg.Browsers = defaultBrowsers
-	}
 	if cfg.ScrapeTimeout <= 0 {
 		cfg.ScrapeTimeout = defaultScrapeTimeout
+	}
+	if cfg.QueueTimeout <= 0 {
+		cfg.QueueTimeout = defaultQueueTimeout
 	}
 	if cfg.SettleCap <= 0 {
 		cfg.SettleCap = defaultSettleCap
@@ -141,12 +144,16 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 			return nil, err
 		}
 	}
-	if cfg.BrowserURL != "" {
-		e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
-			e.log.Info("connecting to browser", "url", cfg.BrowserURL)
-			return connectRemote(ctx, cfg.BrowserURL, e.log)
-		})
-		return e, nil
+	if urls := fleetURLs(cfg); len(urls) > 0 {
+		if cfg.Browsers <= 0 {
+			cfg.Browsers = defaultRemoteBrowsers
+		}
+		e.cfg = cfg
+		return e, e.newFleet(urls)
+	}
+	if cfg.Browsers <= 0 {
+		cfg.Browsers = DefaultBrowsers()
+		e.cfg = cfg
 	}
 	bin, err := findChrome(cfg.ChromePath)
 	if err != nil {
@@ -159,21 +166,29 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		return nil, fmt.Errorf("extract: browser proxy: %w", err)
 	}
 	netFlags := egress.ChromiumFlags(e.proxy.URL())
-	e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
+	e.pool = newPool(e.log, &endpoint{name: "local", limit: cfg.Browsers, start: func(ctx context.Context) (*browser, error) {
 		e.log.Info("launching chromium", "bin", bin)
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		return launchBrowser(lctx, bin, netFlags, e.log)
-	})
+	}})
 	return e, nil
 }
 
 // Start launches (or connects to) the browser now rather than on the first
 // Extract, so a misconfigured Chromium shows at start-up. Optional.
 func (e *Extractor) Start(ctx context.Context) error {
-	_, err := e.pool.browser(ctx)
-	return err
+	return e.pool.start(ctx)
 }
+
+// Capacity is the number of extractions that run at once (all endpoints).
+func (e *Extractor) Capacity() int { return e.pool.capacity() }
+
+// InUse is the number of extractions holding a browser now (metrics).
+func (e *Extractor) InUse() int { return e.pool.inUse() }
+
+// Waiting is the number of extractions waiting for a browser (metrics).
+func (e *Extractor) Waiting() int { return e.pool.waiting() }
 
 // Close stops the browser and the browser-level proxy. Running extractions
 // fail with app.ESCRAPER.
@@ -190,32 +205,62 @@ func (e *Extractor) Close() error {
 func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Extraction, error) {
 	start := time.Now()
 	log := e.log.With("domain", domain)
-	ctx, cancel := context.WithTimeoutCause(ctx, e.cfg.ScrapeTimeout, errBudget)
-	defer cancel()
+	// The scrape budget counts the extraction's own work (resolving, then
+	// the browser), never the wait for a free browser, which has its own
+	// bound (lease).
+	rctx, cancel := context.WithTimeoutCause(ctx, e.cfg.ScrapeTimeout, errBudget)
+	u, err := e.resolveTarget(rctx, log, domain, target)
+	if err != nil {
+		err = e.classify(rctx, err)
+		cancel()
+		return nil, err
+	}
+	left := e.cfg.ScrapeTimeout - time.Since(start)
+	cancel()
 
-	u, err := e.resolveTarget(ctx, log, domain, target)
-	if err != nil {
-		return nil, e.classify(ctx, err)
-	}
-	release, err := e.pool.acquire(ctx)
-	if err != nil {
-		if errors.Is(err, errBusy) {
-			return nil, app.Errorf(app.ESCRAPER, "All browsers are busy; try again shortly.")
-		}
-		return nil, e.classify(ctx, err)
-	}
 	var x *app.Extraction
 	var finalURL, copyText string
-	spent, err := e.inBrowser(ctx, log, u, func(ctx context.Context, page *loaded, r *renderer) error {
-		var err error
-		finalURL = page.URL
-		x, copyText, err = e.assemble(ctx, log, domain, page, r)
-		return err
-	})
-	release()
-	if err != nil {
-		return nil, e.classify(ctx, err)
+	var spent time.Duration
+	var bctx context.Context // the budget, running from the first lease on
+	died := false
+	for attempt := 0; ; attempt++ {
+		l, err := e.lease(ctx, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		if bctx == nil {
+			var cancel context.CancelFunc
+			bctx, cancel = context.WithTimeoutCause(ctx, left, errBudget)
+			defer cancel()
+		}
+		s, err := e.inBrowser(bctx, log, l, u, func(ctx context.Context, page *loaded, r *renderer) error {
+			var err error
+			finalURL = page.URL
+			x, copyText, err = e.assemble(ctx, log, domain, page, r)
+			return err
+		})
+		l.release()
+		spent += s
+		if err == nil {
+			break
+		}
+		// A fleet endpoint that died mid-extraction is drained and the
+		// extraction runs once more elsewhere; one that could not be
+		// reached at all just sends it elsewhere (the next lease answers
+		// EUNAVAILABLE once none is left).
+		again := bctx.Err() == nil && attempt < len(e.pool.eps)
+		switch {
+		case again && errors.Is(err, errEndpointDown):
+			log.Info("browser endpoint unreachable; trying another", "endpoint", l.ep.name)
+			continue
+		case again && errors.Is(err, errBrowserDied) && l.ep.remote && !died && len(e.pool.eps) > 1:
+			died = true
+			log.Warn("browser endpoint died mid-extraction; retrying once elsewhere", "endpoint", l.ep.name)
+			continue
+		}
+		return nil, e.classify(bctx, err)
 	}
+	ctx = bctx
 	cost := spent.Seconds() * e.cfg.CostPerBrowserSecond
 	if e.llm != nil {
 		voice, llmCost := e.llm.refine(ctx, log, domain, copyText, x.Pack.Voice)
@@ -232,6 +277,36 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 	log.Info("extracted", "brand", x.Pack.Brand, "primary", x.Pack.Colors.Primary,
 		"logos", len(x.Pack.Logos), "ms", x.Pack.Metadata.DurationMS)
 	return x, nil
+}
+
+// lease waits for a browser slot, at most Config.QueueTimeout; front puts
+// a retry at the head of the line. Waiting is bounded and answered
+// app.EUNAVAILABLE (503, Retry-After): it is not a scrape failure.
+func (e *Extractor) lease(ctx context.Context, front bool) (*lease, error) {
+	qctx, cancel := context.WithTimeout(ctx, e.cfg.QueueTimeout)
+	defer cancel()
+	l, err := e.pool.acquire(qctx, front)
+	if err == nil {
+		return l, nil
+	}
+	secs := int(e.pool.retryAfter().Round(time.Second) / time.Second)
+	secs = max(secs, 1)
+	var ae *app.Error
+	switch {
+	case errors.Is(err, errBusy):
+		ae = app.Errorf(app.EUNAVAILABLE, "All browsers are busy and the queue is full; retry after %d seconds.", secs)
+	case errors.Is(err, errNoBrowser):
+		e.log.Warn("no browser endpoint reachable")
+		ae = app.Errorf(app.EUNAVAILABLE, "No browser is reachable right now; retry after %d seconds.", secs)
+	case ctx.Err() == nil && qctx.Err() != nil:
+		ae = app.Errorf(app.EUNAVAILABLE, "No browser became free within %d seconds; retry after %d seconds.",
+			int(e.cfg.QueueTimeout.Round(time.Second)/time.Second), secs)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	default:
+		return nil, e.classify(ctx, err)
+	}
+	return nil, ae.With("retry_after_seconds", secs)
 }
 
 // resolveTarget vets the host with the door and picks the URL to load.

@@ -26,10 +26,12 @@ type loaded struct {
 // exists: it judges the signals and renders PNGs with r.
 type afterLoad func(ctx context.Context, page *loaded, r *renderer) error
 
-// inBrowser runs one page load in a fresh incognito context behind its own
-// egress proxy, then calls then, and returns the browser time spent.
-func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL, then afterLoad) (time.Duration, error) {
-	b, err := e.pool.browser(ctx)
+// inBrowser runs one page load on the leased endpoint, in a fresh incognito
+// context behind its own egress proxy, then calls then, and returns the
+// browser time spent. A browser that died or stopped answering is reported
+// to the lease (replaced, or its endpoint drained) and gives errBrowserDied.
+func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u *url.URL, then afterLoad) (time.Duration, error) {
+	b, err := l.browser(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -46,12 +48,12 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL,
 	err = e.session(ctx, log, b, u, then)
 	spent := time.Since(began)
 	if err != nil && ctx.Err() == nil && !b.ping(ctx) {
-		log.Warn("browser stopped answering; it will be replaced", "err", err)
-		e.pool.discard(b)
+		log.Warn("browser stopped answering; it will be replaced", "endpoint", l.ep.name, "err", err)
+		l.failed(b)
 		return spent, errBrowserDied
 	}
 	if err != nil && errors.Is(context.Cause(ctx), errBrowserDied) {
-		e.pool.discard(b)
+		l.failed(b)
 		return spent, errBrowserDied
 	}
 	return spent, err

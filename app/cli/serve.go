@@ -90,7 +90,7 @@ func newServeCommand() *cobra.Command {
 				Handler:           site,
 				ReadHeaderTimeout: 10 * time.Second,
 				ReadTimeout:       30 * time.Second,
-				WriteTimeout:      bf.scrapeTimeout + 30*time.Second,
+				WriteTimeout:      bf.scrapeTimeout + bf.queueTimeout + 30*time.Second,
 				IdleTimeout:       2 * time.Minute,
 				ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 			}
@@ -105,7 +105,7 @@ func newServeCommand() *cobra.Command {
 			log.Info("brandpack listening", "addr", ln.Addr().String(), "public_url", publicURL, "version", Version)
 
 			var wg sync.WaitGroup
-			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
+			wg.Go(func() { svc.RunJobs(ctx, ex.Capacity()) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
 			wg.Go(func() { app.NewRetention(d, nil, log).Run(ctx, sweepEvery) })
 			errc := make(chan error, 1)
