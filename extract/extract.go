@@ -55,8 +55,15 @@ type Config struct {
 	Browsers      int           // concurrent extractions per browser (default DefaultBrowsers() launched, 2 per fleet endpoint)
 	ScrapeTimeout time.Duration // budget of one extraction's own work (default 60 s) → app.ETIMEOUT
 	QueueTimeout  time.Duration // longest wait for a free browser (default 30 s) → app.EUNAVAILABLE
-	SettleCap     time.Duration // longest wait for a page to become quiet after load (default 5 s)
-	Door          *egress.Door  // required: the only way out
+
+	// The egress gateway a fleet's browsers reach their per-extraction
+	// proxies through (egress.Gateway): where it listens (default
+	// 127.0.0.1:0, a fleet on this host) and the host:port the browsers use
+	// for it (default: the listening address).
+	ProxyListen    string
+	ProxyAdvertise string
+	SettleCap      time.Duration // longest wait for a page to become quiet after load (default 5 s)
+	Door           *egress.Door  // required: the only way out
 
 	// CostPerBrowserSecond is the cost model: an extraction costs the
 	// seconds it held a browser context (create to dispose, measured wall
@@ -92,12 +99,13 @@ const (
 
 // Extractor implements app.Extractor.
 type Extractor struct {
-	cfg   Config
-	door  *egress.Door
-	log   *slog.Logger
-	pool  *pool
-	proxy *egress.Proxy // browser-level proxy of a launched Chromium
-	llm   *llmClient    // nil without Config.LLM.URL
+	cfg     Config
+	door    *egress.Door
+	log     *slog.Logger
+	pool    *pool
+	proxy   *egress.Proxy   // browser-level proxy of a launched Chromium
+	gateway *egress.Gateway // the fleet's way out (nil for a launched Chromium)
+	llm     *llmClient      // nil without Config.LLM.URL
 
 	onEgress func(egress.ProxyStats) // tests: the per-extraction proxy's final stats
 }
@@ -149,7 +157,10 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 			cfg.Browsers = defaultRemoteBrowsers
 		}
 		e.cfg = cfg
-		return e, e.newFleet(urls)
+		if err := e.newFleet(urls); err != nil {
+			return nil, err
+		}
+		return e, nil
 	}
 	if cfg.Browsers <= 0 {
 		cfg.Browsers = DefaultBrowsers()
@@ -194,6 +205,9 @@ func (e *Extractor) Waiting() int { return e.pool.waiting() }
 // fail with app.ESCRAPER.
 func (e *Extractor) Close() error {
 	e.pool.close()
+	if e.gateway != nil {
+		_ = e.gateway.Close()
+	}
 	if e.proxy != nil {
 		return e.proxy.Close()
 	}

@@ -3,10 +3,17 @@ package extract
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/brandpack/brandpack/extract/egress"
 )
 
 // A fleet is several running browsers (Config.BrowserURLs, the repeatable
@@ -31,8 +38,19 @@ func fleetURLs(cfg Config) []string {
 	return out
 }
 
-// newFleet builds the pool of remote endpoints.
+// newFleet builds the pool of remote endpoints and the egress gateway
+// their extractions use (Config.ProxyListen, Config.ProxyAdvertise).
 func (e *Extractor) newFleet(urls []string) error {
+	listen := e.cfg.ProxyListen
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	g, err := e.door.NewGateway(listen, e.cfg.ProxyAdvertise)
+	if err != nil {
+		return err
+	}
+	e.gateway = g
+	e.log.Info("egress gateway for the browser fleet", "listen", g.Addr(), "advertised", g.URL())
 	eps := make([]*endpoint, 0, len(urls))
 	for _, u := range urls {
 		eps = append(eps, &endpoint{name: u, remote: true, limit: e.cfg.Browsers,
@@ -88,4 +106,41 @@ func memAvailable() int64 {
 		}
 	}
 	return avail
+}
+
+// answerProxyAuth makes the page answer the gateway's 407 with this
+// extraction's credentials (Fetch.authRequired → continueWithAuth). Every
+// request is paused at its start and continued at once: Chromium raises
+// authRequired only for requests it intercepts. A site's own 401 challenge is
+// cancelled, as a headless browser would.
+func answerProxyAuth(ctx context.Context, log *slog.Logger, page *rod.Page, c egress.Credentials) error {
+	if err := (proto.FetchEnable{
+		Patterns:           []*proto.FetchRequestPattern{{URLPattern: "*"}},
+		HandleAuthRequests: true,
+	}).Call(page); err != nil {
+		return fmt.Errorf("fetch enable: %w", err)
+	}
+	p := page.Context(ctx)
+	wait := p.EachEvent(func(ev *proto.FetchRequestPaused) {
+		go func() {
+			if err := (proto.FetchContinueRequest{RequestID: ev.RequestID}).Call(p); err != nil {
+				log.Debug("continue request", "err", err)
+			}
+		}()
+	}, func(ev *proto.FetchAuthRequired) {
+		resp := &proto.FetchAuthChallengeResponse{Response: proto.FetchAuthChallengeResponseResponseCancelAuth}
+		if ev.AuthChallenge != nil && ev.AuthChallenge.Source == proto.FetchAuthChallengeSourceProxy {
+			resp = &proto.FetchAuthChallengeResponse{
+				Response: proto.FetchAuthChallengeResponseResponseProvideCredentials,
+				Username: c.User, Password: c.Password,
+			}
+		}
+		go func() {
+			if err := (proto.FetchContinueWithAuth{RequestID: ev.RequestID, AuthChallengeResponse: resp}).Call(p); err != nil {
+				log.Debug("continue with auth", "err", err)
+			}
+		}()
+	})
+	go wait()
+	return nil
 }

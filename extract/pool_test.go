@@ -46,6 +46,7 @@ func TestPoolBoundsAndWaits(t *testing.T) {
 	// Waiters get slots in arrival order; a retry goes first.
 	order := make(chan string, 3)
 	for _, name := range []string{"first", "second"} {
+		n := p.waiting() + 1
 		go func() {
 			l, err := p.acquire(context.Background(), false)
 			if err == nil {
@@ -53,7 +54,6 @@ func TestPoolBoundsAndWaits(t *testing.T) {
 				l.release()
 			}
 		}()
-		n := p.waiting() + 1
 		waitUntil(t, name+" queued", func() bool { return p.waiting() == n })
 	}
 	go func() {

@@ -60,9 +60,22 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u
 }
 
 func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL, then afterLoad) error {
-	proxy, err := e.door.NewProxy(egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes})
-	if err != nil {
-		return fmt.Errorf("proxy: %w", err)
+	limits := egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes}
+	var proxy *egress.Proxy
+	var creds *egress.Credentials
+	proxyURL := ""
+	if e.gateway != nil { // a fleet browser: the gateway, with this extraction's credentials
+		p, c, err := e.gateway.NewProxy(limits)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		proxy, creds, proxyURL = p, &c, e.gateway.URL()
+	} else {
+		p, err := e.door.NewProxy(limits)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		proxy, proxyURL = p, p.URL()
 	}
 	defer func() {
 		_ = proxy.Close()
@@ -87,7 +100,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	}
 
 	bc, err := proto.TargetCreateBrowserContext{
-		ProxyServer:     proxy.URL(),
+		ProxyServer:     proxyURL,
 		ProxyBypassList: "<-loopback>",
 	}.Call(b.rod.Context(ctx))
 	if err != nil {
@@ -117,6 +130,11 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 			_, _ = proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.rod.Context(cctx))
 		}
 	}()
+	if creds != nil {
+		if err := answerProxyAuth(ctx, log, page, *creds); err != nil {
+			return err
+		}
+	}
 	if err := (proto.NetworkEnable{}).Call(page); err != nil {
 		return fmt.Errorf("network enable: %w", err)
 	}

@@ -61,6 +61,8 @@ type browserFlags struct {
 	browsers      int
 	scrapeTimeout time.Duration
 	queueTimeout  time.Duration
+	proxyListen   string
+	proxyAdvert   string
 	resolve       []string
 	costPerSecond float64
 	llm           extract.LLMConfig
@@ -79,6 +81,8 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.Float64Var(&b.llm.CostPer1KTokens, "llm-cost-per-1k-tokens", extract.DefaultLLMCostPer1KTokens, "cost model: USD per 1,000 LLM tokens, added to total_cost_usd")
 	if withPool {
 		f.IntVar(&b.browsers, "browsers", 0, "concurrent extractions (pages) per browser; 0: one per core within available memory for a launched Chromium, 2 per --browser-url endpoint")
+		f.StringVar(&b.proxyListen, "egress-proxy-addr", "127.0.0.1:0", "with --browser-url: where the egress gateway for the fleet listens (host:port); per-extraction credentials guard it")
+		f.StringVar(&b.proxyAdvert, "egress-proxy-advertise", "", "with --browser-url: host:port the fleet's browsers reach the egress gateway at (default: --egress-proxy-addr)")
 		f.DurationVar(&b.queueTimeout, "queue-timeout", 30*time.Second, "longest wait for a free browser, then 503 scraper_unavailable with Retry-After (not counted in --scrape-timeout)")
 	}
 }
@@ -140,6 +144,8 @@ func (b *browserFlags) extractorOn(ctx context.Context, door *egress.Door, log *
 		Browsers:             b.browsers,
 		ScrapeTimeout:        b.scrapeTimeout,
 		QueueTimeout:         b.queueTimeout,
+		ProxyListen:          b.proxyListen,
+		ProxyAdvertise:       b.proxyAdvert,
 		Door:                 door,
 		CostPerBrowserSecond: b.costPerSecond,
 		LLM:                  b.llm,
