@@ -23,7 +23,7 @@ import (
 // fleetBrowser starts a Chromium with --remote-debugging-port as a fleet
 // node would run (no proxy of its own: each context gets the gateway) and
 // returns its http://127.0.0.1:PORT and its PID; port "0" picks one.
-func fleetBrowser(t *testing.T, port string) (string, int) {
+func fleetBrowser(t testing.TB, port string) (string, int) {
 	t.Helper()
 	bin, err := findChrome("")
 	if err != nil {
