@@ -6,9 +6,11 @@
 // Lifecycle: New checks the configuration (finds the Chromium binary, starts
 // the long-lived browser-level egress proxy) but launches Chromium lazily, on
 // the first Extract; a browser that crashed or got disconnected is replaced
-// on the next Extract. Config.Browsers extractions run at once, each in its
-// own incognito browser context with its own egress proxy; further callers
-// wait (bounded, honouring their context).
+// on the next Extract. Config.Browsers extractions run at once per browser
+// endpoint (pool.go), each in its own incognito browser context with its
+// own egress proxy; further callers
+// wait in line, at most Config.QueueTimeout (then app.EUNAVAILABLE), and the
+// scrape budget only starts once they have a browser.
 //
 // All traffic leaves through the egress door: Chromium through proxies built
 // on it, logo and manifest downloads through Door.HTTPClient. A launched
@@ -21,9 +23,9 @@
 // incognito context gets its own proxy (Target.createBrowserContext
 // proxyServer, bypass list <-loopback>), so request/byte caps and blocked
 // hosts are per extraction; downloads are denied and service workers
-// bypassed. A remote browser (Config.BrowserURL) must share brandpack's
-// network namespace, since those proxies listen on 127.0.0.1, and should be
-// started with egress.ChromiumFlags by its operator.
+// bypassed. Remote browsers (Config.BrowserURL/BrowserURLs, a fleet: fleet.go)
+// reach their per-extraction proxies through the egress gateway, with
+// per-extraction credentials answered over CDP.
 //
 // Errors: the door's *app.Error as is (EFORBIDDEN, ENOTFOUND; also EFORBIDDEN
 // when the page redirects to a refused address), ETIMEOUT when
