@@ -82,7 +82,7 @@ func TestFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	x.pool.probeMin = 50 * time.Millisecond
+	x.pool.probeMin, x.pool.probeMax = 50*time.Millisecond, 200*time.Millisecond
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
