@@ -14,6 +14,7 @@ import (
 //     store (used < limit), or the call is quota_exceeded.
 //   - A reserved unit is refunded whenever no fresh extraction was delivered
 //     to this caller: extraction failures (502, 504, not found, forbidden),
+//     no browser free within the wait bound (503 scraper_unavailable),
 //     store errors, panics, and a miss that turned into a cache hit because
 //     another caller's extraction finished first.
 //   - Concurrent misses for one domain share one extraction (extractShared);

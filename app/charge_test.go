@@ -92,6 +92,7 @@ func TestChargeRefundWhenNothingDelivered(t *testing.T) {
 	}{
 		{"scraper failure 502", func(string) (*Extraction, error) { return nil, Errorf(ESCRAPER, "down") }, nil, ESCRAPER},
 		{"scraper timeout 504", func(string) (*Extraction, error) { return nil, Errorf(ETIMEOUT, "slow") }, nil, ETIMEOUT},
+		{"no browser free 503", func(string) (*Extraction, error) { return nil, Errorf(EUNAVAILABLE, "busy") }, nil, EUNAVAILABLE},
 		{"not found", func(string) (*Extraction, error) { return nil, Errorf(ENOTFOUND, "no such host") }, nil, ENOTFOUND},
 		{"store error", nil, errors.New("disk full"), EINTERNAL},
 	}

@@ -17,7 +17,11 @@ const (
 	EINTERNAL   = "internal_error"     // 500
 	ESCRAPER    = "scraper_failure"    // 502
 	ETIMEOUT    = "scraper_timeout"    // 504
-	ECONFLICT   = "conflict"           // 409, admin commands (duplicate email …)
+	// 503 + Retry-After: no browser became free within the wait bound (or
+	// none is reachable). Not a scrape failure: the scrape never started,
+	// and nothing is charged. Added in the spirit of spec §9 (new codes).
+	EUNAVAILABLE = "scraper_unavailable"
+	ECONFLICT    = "conflict" // 409, admin commands (duplicate email …)
 
 	// OAuth-level codes. They never reach REST; the oauth and mcp surfaces
 	// map them through their own tables.

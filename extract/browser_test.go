@@ -157,7 +157,7 @@ func TestRemoteBrowser(t *testing.T) {
 	if err := x.Start(context.Background()); err == nil {
 		t.Error("start against a closed port succeeded")
 	}
-	if _, err := x.Extract(context.Background(), hostPlain, hostPlain); app.ErrorCode(err) != app.ESCRAPER {
+	if _, err := x.Extract(context.Background(), hostPlain, hostPlain); app.ErrorCode(err) != app.EUNAVAILABLE {
 		t.Errorf("extract without a browser: %v", err)
 	}
 }

@@ -6,9 +6,11 @@
 // Lifecycle: New checks the configuration (finds the Chromium binary, starts
 // the long-lived browser-level egress proxy) but launches Chromium lazily, on
 // the first Extract; a browser that crashed or got disconnected is replaced
-// on the next Extract. Config.Browsers extractions run at once, each in its
-// own incognito browser context with its own egress proxy; further callers
-// wait (bounded, honouring their context).
+// on the next Extract. Config.Browsers extractions run at once per browser
+// endpoint (pool.go), each in its own incognito browser context with its
+// own egress proxy; further callers
+// wait in line, at most Config.QueueTimeout (then app.EUNAVAILABLE), and the
+// scrape budget only starts once they have a browser.
 //
 // All traffic leaves through the egress door: Chromium through proxies built
 // on it, logo and manifest downloads through Door.HTTPClient. A launched
@@ -21,9 +23,9 @@
 // incognito context gets its own proxy (Target.createBrowserContext
 // proxyServer, bypass list <-loopback>), so request/byte caps and blocked
 // hosts are per extraction; downloads are denied and service workers
-// bypassed. A remote browser (Config.BrowserURL) must share brandpack's
-// network namespace, since those proxies listen on 127.0.0.1, and should be
-// started with egress.ChromiumFlags by its operator.
+// bypassed. Remote browsers (Config.BrowserURL/BrowserURLs, a fleet: fleet.go)
+// reach their per-extraction proxies through the egress gateway, with
+// per-extraction credentials answered over CDP.
 //
 // Errors: the door's *app.Error as is (EFORBIDDEN, ENOTFOUND; also EFORBIDDEN
 // when the page redirects to a refused address), ETIMEOUT when
@@ -43,6 +45,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/egress"
 	"github.com/brandpack/brandpack/extract/judge"
@@ -52,10 +56,19 @@ import (
 type Config struct {
 	ChromePath    string        // Chromium binary; default: chromium, chromium-browser, google-chrome … on PATH
 	BrowserURL    string        // connect to a running browser (ws://… or http://host:port) instead of launching
-	Browsers      int           // concurrent extractions (default 2)
-	ScrapeTimeout time.Duration // budget of one extraction (default 60 s) → app.ETIMEOUT
-	SettleCap     time.Duration // longest wait for a page to become quiet after load (default 5 s)
-	Door          *egress.Door  // required: the only way out
+	BrowserURLs   []string      // a fleet of running browsers (with BrowserURL, if set); see fleet.go
+	Browsers      int           // concurrent extractions per browser (default DefaultBrowsers() launched, 2 per fleet endpoint)
+	ScrapeTimeout time.Duration // budget of one extraction's own work (default 60 s) → app.ETIMEOUT
+	QueueTimeout  time.Duration // longest wait for a free browser (default 30 s) → app.EUNAVAILABLE
+
+	// The egress gateway a fleet's browsers reach their per-extraction
+	// proxies through (egress.Gateway): where it listens (default
+	// 127.0.0.1:0, a fleet on this host) and the host:port the browsers use
+	// for it (default: the listening address).
+	ProxyListen    string
+	ProxyAdvertise string
+	SettleCap      time.Duration // longest wait for a page to become quiet after load (default 5 s)
+	Door           *egress.Door  // required: the only way out
 
 	// CostPerBrowserSecond is the cost model: an extraction costs the
 	// seconds it held a browser context (create to dispose, measured wall
@@ -83,8 +96,9 @@ type Config struct {
 }
 
 const (
-	defaultBrowsers             = 2
+	defaultRemoteBrowsers       = 2
 	defaultScrapeTimeout        = 60 * time.Second
+	defaultQueueTimeout         = 30 * time.Second
 	defaultSettleCap            = 5 * time.Second
 	DefaultCostPerBrowserSecond = 0.0001
 	defaultMaxRequests          = 600
@@ -94,12 +108,13 @@ const (
 
 // Extractor implements app.Extractor.
 type Extractor struct {
-	cfg   Config
-	door  *egress.Door
-	log   *slog.Logger
-	pool  *pool
-	proxy *egress.Proxy // browser-level proxy of a launched Chromium
-	llm   *llmClient    // nil without Config.LLM.URL
+	cfg     Config
+	door    *egress.Door
+	log     *slog.Logger
+	pool    *pool
+	proxy   *egress.Proxy   // browser-level proxy of a launched Chromium
+	gateway *egress.Gateway // the fleet's way out (nil for a launched Chromium)
+	llm     *llmClient      // nil without Config.LLM.URL
 
 	onEgress func(egress.ProxyStats) // tests: the per-extraction proxy's final stats
 }
@@ -119,11 +134,11 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		return nil, errors.New("extract: Config.Door is required")
 	}
 	var err error
-	if cfg.Browsers <= 0 {
-		cfg.Browsers = defaultBrowsers
-	}
 	if cfg.ScrapeTimeout <= 0 {
 		cfg.ScrapeTimeout = defaultScrapeTimeout
+	}
+	if cfg.QueueTimeout <= 0 {
+		cfg.QueueTimeout = defaultQueueTimeout
 	}
 	if cfg.SettleCap <= 0 {
 		cfg.SettleCap = defaultSettleCap
@@ -146,12 +161,19 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 			return nil, err
 		}
 	}
-	if cfg.BrowserURL != "" {
-		e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
-			e.log.Info("connecting to browser", "url", cfg.BrowserURL)
-			return connectRemote(ctx, cfg.BrowserURL, e.log)
-		})
+	if urls := fleetURLs(cfg); len(urls) > 0 {
+		if cfg.Browsers <= 0 {
+			cfg.Browsers = defaultRemoteBrowsers
+		}
+		e.cfg = cfg
+		if err := e.newFleet(urls); err != nil {
+			return nil, err
+		}
 		return e, nil
+	}
+	if cfg.Browsers <= 0 {
+		cfg.Browsers = DefaultBrowsers()
+		e.cfg = cfg
 	}
 	bin, err := findChrome(cfg.ChromePath)
 	if err != nil {
@@ -167,26 +189,37 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 	for k, v := range egress.ChromiumCAFlags(cfg.Door.ExtraCAs()) {
 		netFlags[k] = v
 	}
-	e.pool = newPool(cfg.Browsers, func(ctx context.Context) (*browser, error) {
+	e.pool = newPool(e.log, &endpoint{name: "local", limit: cfg.Browsers, start: func(ctx context.Context) (*browser, error) {
 		e.log.Info("launching chromium", "bin", bin)
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		return launchBrowser(lctx, bin, netFlags, e.log)
-	})
+	}})
 	return e, nil
 }
 
 // Start launches (or connects to) the browser now rather than on the first
 // Extract, so a misconfigured Chromium shows at start-up. Optional.
 func (e *Extractor) Start(ctx context.Context) error {
-	_, err := e.pool.browser(ctx)
-	return err
+	return e.pool.start(ctx)
 }
+
+// Capacity is the number of extractions that run at once (all endpoints).
+func (e *Extractor) Capacity() int { return e.pool.capacity() }
+
+// InUse is the number of extractions holding a browser now (metrics).
+func (e *Extractor) InUse() int { return e.pool.inUse() }
+
+// Waiting is the number of extractions waiting for a browser (metrics).
+func (e *Extractor) Waiting() int { return e.pool.waiting() }
 
 // Close stops the browser and the browser-level proxy. Running extractions
 // fail with app.ESCRAPER.
 func (e *Extractor) Close() error {
 	e.pool.close()
+	if e.gateway != nil {
+		_ = e.gateway.Close()
+	}
 	if e.proxy != nil {
 		return e.proxy.Close()
 	}
@@ -198,32 +231,62 @@ func (e *Extractor) Close() error {
 func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Extraction, error) {
 	start := time.Now()
 	log := e.log.With("domain", domain)
-	ctx, cancel := context.WithTimeoutCause(ctx, e.cfg.ScrapeTimeout, errBudget)
-	defer cancel()
+	// The scrape budget counts the extraction's own work (resolving, then
+	// the browser), never the wait for a free browser, which has its own
+	// bound (lease).
+	rctx, cancel := context.WithTimeoutCause(ctx, e.cfg.ScrapeTimeout, errBudget)
+	u, err := e.resolveTarget(rctx, log, domain, target)
+	if err != nil {
+		err = e.classify(rctx, err)
+		cancel()
+		return nil, err
+	}
+	left := e.cfg.ScrapeTimeout - time.Since(start)
+	cancel()
 
-	u, err := e.resolveTarget(ctx, log, domain, target)
-	if err != nil {
-		return nil, e.classify(ctx, err)
-	}
-	release, err := e.pool.acquire(ctx)
-	if err != nil {
-		if errors.Is(err, errBusy) {
-			return nil, app.Errorf(app.ESCRAPER, "All browsers are busy; try again shortly.")
-		}
-		return nil, e.classify(ctx, err)
-	}
 	var x *app.Extraction
 	var finalURL, copyText string
-	spent, err := e.inBrowser(ctx, log, u, func(ctx context.Context, page *loaded, r *renderer) error {
-		var err error
-		finalURL = page.URL
-		x, copyText, err = e.assemble(ctx, log, domain, page, r)
-		return err
-	})
-	release()
-	if err != nil {
-		return nil, e.classify(ctx, err)
+	var spent time.Duration
+	var bctx context.Context // the budget, running from the first lease on
+	died := false
+	for attempt := 0; ; attempt++ {
+		l, err := e.lease(ctx, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		if bctx == nil {
+			var cancel context.CancelFunc
+			bctx, cancel = context.WithTimeoutCause(ctx, left, errBudget)
+			defer cancel()
+		}
+		s, err := e.inBrowser(bctx, log, l, u, func(ctx context.Context, page *loaded, r *renderer) error {
+			var err error
+			finalURL = page.URL
+			x, copyText, err = e.assemble(ctx, log, domain, page, r)
+			return err
+		})
+		l.release()
+		spent += s
+		if err == nil {
+			break
+		}
+		// A fleet endpoint that died mid-extraction is drained and the
+		// extraction runs once more elsewhere; one that could not be
+		// reached at all just sends it elsewhere (the next lease answers
+		// EUNAVAILABLE once none is left).
+		again := bctx.Err() == nil && attempt < len(e.pool.eps)
+		switch {
+		case again && errors.Is(err, errEndpointDown):
+			log.Info("browser endpoint unreachable; trying another", "endpoint", l.ep.name)
+			continue
+		case again && errors.Is(err, errBrowserDied) && l.ep.remote && !died && len(e.pool.eps) > 1:
+			died = true
+			log.Warn("browser endpoint died mid-extraction; retrying once elsewhere", "endpoint", l.ep.name)
+			continue
+		}
+		return nil, e.classify(bctx, err)
 	}
+	ctx = bctx
 	cost := spent.Seconds() * e.cfg.CostPerBrowserSecond
 	if e.llm != nil {
 		voice, llmCost := e.llm.refine(ctx, log, domain, copyText, x.Pack.Voice)
@@ -240,6 +303,36 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 	log.Info("extracted", "brand", x.Pack.Brand, "primary", x.Pack.Colors.Primary,
 		"logos", len(x.Pack.Logos), "ms", x.Pack.Metadata.DurationMS)
 	return x, nil
+}
+
+// lease waits for a browser slot, at most Config.QueueTimeout; front puts
+// a retry at the head of the line. Waiting is bounded and answered
+// app.EUNAVAILABLE (503, Retry-After): it is not a scrape failure.
+func (e *Extractor) lease(ctx context.Context, front bool) (*lease, error) {
+	qctx, cancel := context.WithTimeout(ctx, e.cfg.QueueTimeout)
+	defer cancel()
+	l, err := e.pool.acquire(qctx, front)
+	if err == nil {
+		return l, nil
+	}
+	secs := int(e.pool.retryAfter().Round(time.Second) / time.Second)
+	secs = max(secs, 1)
+	var ae *app.Error
+	switch {
+	case errors.Is(err, errBusy):
+		ae = app.Errorf(app.EUNAVAILABLE, "All browsers are busy and the queue is full; retry after %d seconds.", secs)
+	case errors.Is(err, errNoBrowser):
+		e.log.Warn("no browser endpoint reachable")
+		ae = app.Errorf(app.EUNAVAILABLE, "No browser is reachable right now; retry after %d seconds.", secs)
+	case ctx.Err() == nil && qctx.Err() != nil:
+		ae = app.Errorf(app.EUNAVAILABLE, "No browser became free within %d seconds; retry after %d seconds.",
+			int(e.cfg.QueueTimeout.Round(time.Second)/time.Second), secs)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	default:
+		return nil, e.classify(ctx, err)
+	}
+	return nil, ae.With("retry_after_seconds", secs)
 }
 
 // resolveTarget vets the host with the door and picks the URL to load.
@@ -304,4 +397,20 @@ func (e *Extractor) classify(ctx context.Context, err error) error {
 	}
 	e.log.Warn("extraction failed", "err", err)
 	return app.Errorf(app.ESCRAPER, "The scraper failed to read the page.")
+}
+
+// Ping reports whether a browser answers over CDP (/readyz): some endpoint
+// has a live browser that returns its version within ctx.
+func (e *Extractor) Ping(ctx context.Context) error {
+	bs := e.pool.browsers()
+	if len(bs) == 0 {
+		return errors.New("no browser is running")
+	}
+	var err error
+	for _, b := range bs {
+		if _, err = (proto.BrowserGetVersion{}).Call(b.rod.Context(ctx)); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("no browser answers: %w", err)
 }

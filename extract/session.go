@@ -27,10 +27,12 @@ type loaded struct {
 // exists: it judges the signals and renders PNGs with r.
 type afterLoad func(ctx context.Context, page *loaded, r *renderer) error
 
-// inBrowser runs one page load in a fresh incognito context behind its own
-// egress proxy, then calls then, and returns the browser time spent.
-func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL, then afterLoad) (time.Duration, error) {
-	b, err := e.pool.browser(ctx)
+// inBrowser runs one page load on the leased endpoint, in a fresh incognito
+// context behind its own egress proxy, then calls then, and returns the
+// browser time spent. A browser that died or stopped answering is reported
+// to the lease (replaced, or its endpoint drained) and gives errBrowserDied.
+func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u *url.URL, then afterLoad) (time.Duration, error) {
+	b, err := l.browser(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -47,21 +49,34 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, u *url.URL,
 	err = e.session(ctx, log, b, u, then)
 	spent := time.Since(began)
 	if err != nil && ctx.Err() == nil && !b.ping(ctx) {
-		log.Warn("browser stopped answering; it will be replaced", "err", err)
-		e.pool.discard(b)
+		log.Warn("browser stopped answering; it will be replaced", "endpoint", l.ep.name, "err", err)
+		l.failed(b)
 		return spent, errBrowserDied
 	}
 	if err != nil && errors.Is(context.Cause(ctx), errBrowserDied) {
-		e.pool.discard(b)
+		l.failed(b)
 		return spent, errBrowserDied
 	}
 	return spent, err
 }
 
 func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL, then afterLoad) error {
-	proxy, err := e.door.NewProxy(egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes})
-	if err != nil {
-		return fmt.Errorf("proxy: %w", err)
+	limits := egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes}
+	var proxy *egress.Proxy
+	var creds *egress.Credentials
+	proxyURL := ""
+	if e.gateway != nil { // a fleet browser: the gateway, with this extraction's credentials
+		p, c, err := e.gateway.NewProxy(limits)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		proxy, creds, proxyURL = p, &c, e.gateway.URL()
+	} else {
+		p, err := e.door.NewProxy(limits)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		proxy, proxyURL = p, p.URL()
 	}
 	defer func() {
 		_ = proxy.Close()
@@ -86,7 +101,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	}
 
 	bc, err := proto.TargetCreateBrowserContext{
-		ProxyServer:     proxy.URL(),
+		ProxyServer:     proxyURL,
 		ProxyBypassList: "<-loopback>",
 	}.Call(b.rod.Context(ctx))
 	if err != nil {
@@ -116,6 +131,11 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 			_, _ = proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.rod.Context(cctx))
 		}
 	}()
+	if creds != nil {
+		if err := answerProxyAuth(ctx, log, page, *creds); err != nil {
+			return err
+		}
+	}
 	if err := (proto.NetworkEnable{}).Call(page); err != nil {
 		return fmt.Errorf("network enable: %w", err)
 	}

@@ -177,11 +177,11 @@ func leakPage(t *testing.T, pageGuard bool) string {
 	}
 	netFlags := egress.ChromiumFlags(x.proxy.URL())
 	netFlags["unsafely-treat-insecure-origin-as-secure"] = "http://" + host
-	x.pool = newPool(1, func(ctx context.Context) (*browser, error) {
+	x.pool = newPool(testLogger(), &endpoint{name: "local", limit: 1, start: func(ctx context.Context) (*browser, error) {
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		return launchChromium(lctx, bin, netFlags, testLogger(), pageGuard)
-	})
+	}})
 
 	var report string
 	go func() {

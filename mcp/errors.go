@@ -31,6 +31,7 @@ var codeOf = map[string]rpcCode{
 	app.EQUOTA:        {CodeQuota, "Quota exceeded"},
 	app.ESCRAPER:      {CodeUpstream, "Upstream scraper failure"},
 	app.ETIMEOUT:      {CodeUpstream, "Upstream scraper timeout"},
+	app.EUNAVAILABLE:  {CodeGeneric, "Scraper busy"}, // data.retry_after_seconds
 	app.EREVOKED:      {CodeRevoked, "OAuth grant revoked"},
 	app.EINVALIDTOKEN: {CodeGeneric, "Unauthorized"},
 	app.EINTERNAL:     {CodeInternal, "Internal error"},

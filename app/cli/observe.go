@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/brandpack/brandpack/app"
@@ -29,18 +27,13 @@ type pinger interface {
 }
 
 // newObservability builds the metrics when an address is given and the
-// readiness checks: the database accepts a write, and a browser is
-// reachable (the extractor's Ping when it has one; else, for a remote
-// browser, its CDP port accepts a connection).
-func newObservability(metricsAddr string, d *db.DB, ex app.Extractor, browserURL string) *observability {
+// readiness checks: the database accepts a write, and a browser answers
+// over CDP (the extractor's Ping: a launched Chromium or any endpoint of a
+// --browser-url fleet).
+func newObservability(metricsAddr string, d *db.DB, ex app.Extractor) *observability {
 	o := &observability{ready: []web.ReadyCheck{{Name: "database", Check: d.Writable}}}
-	switch {
-	case implements[pinger](ex):
-		o.ready = append(o.ready, web.ReadyCheck{Name: "browser", Check: ex.(pinger).Ping})
-	case browserURL != "":
-		o.ready = append(o.ready, web.ReadyCheck{Name: "browser", Check: func(ctx context.Context) error {
-			return dialCDP(ctx, browserURL)
-		}})
+	if p, ok := ex.(pinger); ok {
+		o.ready = append(o.ready, web.ReadyCheck{Name: "browser", Check: p.Ping})
 	}
 	if metricsAddr == "" {
 		return o
@@ -52,8 +45,6 @@ func newObservability(metricsAddr string, d *db.DB, ex app.Extractor, browserURL
 	o.metrics = metrics.New(cfg)
 	return o
 }
-
-func implements[T any](v any) bool { _, ok := v.(T); return ok }
 
 // appMetrics and webMetrics are the metrics as each layer wants them: nil
 // interfaces (nothing reported, no cost) when metrics are off.
@@ -69,24 +60,6 @@ func (o *observability) webMetrics() web.HTTPMetrics {
 		return nil
 	}
 	return o.metrics
-}
-
-// dialCDP checks that a remote browser's CDP endpoint accepts connections.
-func dialCDP(ctx context.Context, browserURL string) error {
-	u, err := url.Parse(browserURL)
-	if err != nil {
-		return fmt.Errorf("browser url: %w", err)
-	}
-	host := u.Host
-	if u.Port() == "" {
-		host = net.JoinHostPort(u.Hostname(), "9222")
-	}
-	var dl net.Dialer
-	c, err := dl.DialContext(ctx, "tcp", host)
-	if err != nil {
-		return err
-	}
-	return c.Close()
 }
 
 // serveMetrics serves GET /metrics on its own listener until ctx ends. It

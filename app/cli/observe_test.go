@@ -29,7 +29,8 @@ func TestServeMetricsAndReadiness(t *testing.T) {
 	s := startServer(t, data, "--metrics-addr", "127.0.0.1:0")
 	metricsURL := "http://" + s.stderr.waitFor(t, metricsRe, 10*time.Second)[1] + "/metrics"
 
-	if st, b := body(t, s.url+"/readyz"); st != 200 || !strings.Contains(b, `"database":"ok"`) || !strings.Contains(b, `"status":"ready"`) {
+	if st, b := body(t, s.url+"/readyz"); st != 200 || !strings.Contains(b, `"database":"ok"`) ||
+		!strings.Contains(b, `"browser":"ok"`) || !strings.Contains(b, `"status":"ready"`) {
 		t.Fatalf("/readyz: %d %s", st, b)
 	}
 	if st, _ := body(t, s.url+"/metrics"); st != 404 {
@@ -46,6 +47,8 @@ func TestServeMetricsAndReadiness(t *testing.T) {
 		`brandpack_http_requests_total{route="GET /healthz",status="200"} 3`,
 		`brandpack_http_requests_total{route="GET /readyz",status="200"} 1`,
 		`brandpack_jobs_queued 0`,
+		`brandpack_browsers_in_use 0`,
+		`brandpack_browser_queue_length 0`,
 		`brandpack_oauth_tokens_total{outcome="issued"} 0`,
 		`process_resident_memory_bytes`,
 	} {

@@ -21,15 +21,16 @@ var Version = "dev"
 
 // exitCodes is the one table from error codes to process exit codes.
 var exitCodes = map[string]int{
-	app.EINTERNAL:   1,
-	app.EVALIDATION: 2,
-	app.ENOTFOUND:   3,
-	app.ECONFLICT:   4,
-	app.EFORBIDDEN:  5,
-	app.EQUOTA:      6,
-	app.ESCRAPER:    7,
-	app.ETIMEOUT:    8,
-	app.EINVALIDKEY: 9,
+	app.EINTERNAL:    1,
+	app.EVALIDATION:  2,
+	app.ENOTFOUND:    3,
+	app.ECONFLICT:    4,
+	app.EFORBIDDEN:   5,
+	app.EQUOTA:       6,
+	app.ESCRAPER:     7,
+	app.ETIMEOUT:     8,
+	app.EINVALIDKEY:  9,
+	app.EUNAVAILABLE: 10,
 }
 
 // usageError marks bad command-line input (exit 2).

@@ -77,7 +77,7 @@ func newServeCommand() *cobra.Command {
 			webhooks := app.NewWebhooks(app.WebhookConfig{
 				Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: publicURL, Logger: log,
 			})
-			obs := newObservability(metricsAddr, d, ex, bf.browserURL)
+			obs := newObservability(metricsAddr, d, ex)
 			svc := app.NewService(app.Config{
 				Store: d, Revisions: d, Extractor: ex, BaseURL: publicURL, PricingURL: pricingURL, Logger: log,
 				Webhooks: webhooks, Metrics: obs.appMetrics(),
@@ -98,7 +98,7 @@ func newServeCommand() *cobra.Command {
 				Handler:           site,
 				ReadHeaderTimeout: 10 * time.Second,
 				ReadTimeout:       30 * time.Second,
-				WriteTimeout:      bf.scrapeTimeout + 30*time.Second,
+				WriteTimeout:      bf.scrapeTimeout + bf.queueTimeout + 30*time.Second,
 				IdleTimeout:       2 * time.Minute,
 				ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 			}
@@ -119,7 +119,7 @@ func newServeCommand() *cobra.Command {
 			log.Info("brandpack listening", "addr", ln.Addr().String(), "public_url", publicURL, "version", Version)
 
 			var wg sync.WaitGroup
-			wg.Go(func() { svc.RunJobs(ctx, bf.browsers) })
+			wg.Go(func() { svc.RunJobs(ctx, ex.Capacity()) })
 			wg.Go(func() { svc.RunRequestLog(ctx) })
 			wg.Go(func() { app.NewRetention(d, nil, log).Run(ctx, sweepEvery) })
 			wg.Go(func() { svc.RunWebhooks(ctx) })

@@ -59,9 +59,12 @@ func adminService(cmd *cobra.Command) (*app.Service, func(), error) {
 // browserFlags are shared by serve and extract.
 type browserFlags struct {
 	chrome        string
-	browserURL    string
+	browserURLs   []string
 	browsers      int
 	scrapeTimeout time.Duration
+	queueTimeout  time.Duration
+	proxyListen   string
+	proxyAdvert   string
 	resolve       []string
 	caCert        string
 	extraCAs      []*x509.Certificate // eval: its own run-time CA
@@ -73,7 +76,7 @@ type browserFlags struct {
 func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f := cmd.Flags()
 	f.StringVar(&b.chrome, "chrome", "", "Chromium binary (default: the system chromium)")
-	f.StringVar(&b.browserURL, "browser-url", "", "use a remote browser over CDP, ws://HOST:PORT/...")
+	f.StringArrayVar(&b.browserURLs, "browser-url", nil, "use running browsers over CDP instead of launching one, ws://HOST:PORT/... or http://HOST:PORT (repeatable or comma list: a fleet; docs/scaling.md)")
 	f.StringArrayVar(&b.resolve, "resolve", nil, "HOST=IP:PORT: send every connection for HOST there (repeatable; the only way to reach loopback)")
 	f.StringVar(&b.caCert, "ca-cert", "", "PEM file of extra root CAs trusted for outbound TLS by Go and Chromium (TLS-inspecting proxy, staging)")
 	f.DurationVar(&b.scrapeTimeout, "scrape-timeout", 60*time.Second, "budget of one extraction, then 504 scraper_timeout")
@@ -83,7 +86,10 @@ func (b *browserFlags) register(cmd *cobra.Command, withPool bool) {
 	f.StringVar(&b.llm.Key, "llm-key", "", "API key for --llm-url, sent as a Bearer token (prefer BRANDPACK_LLM_KEY; never logged)")
 	f.Float64Var(&b.llm.CostPer1KTokens, "llm-cost-per-1k-tokens", extract.DefaultLLMCostPer1KTokens, "cost model: USD per 1,000 LLM tokens, added to total_cost_usd")
 	if withPool {
-		f.IntVar(&b.browsers, "browsers", 2, "concurrent extractions (pages); more requests wait in a bounded queue")
+		f.IntVar(&b.browsers, "browsers", 0, "concurrent extractions (pages) per browser; 0: one per core within available memory for a launched Chromium, 2 per --browser-url endpoint")
+		f.StringVar(&b.proxyListen, "egress-proxy-addr", "127.0.0.1:0", "with --browser-url: where the egress gateway for the fleet listens (host:port); per-extraction credentials guard it")
+		f.StringVar(&b.proxyAdvert, "egress-proxy-advertise", "", "with --browser-url: host:port the fleet's browsers reach the egress gateway at (default: --egress-proxy-addr)")
+		f.DurationVar(&b.queueTimeout, "queue-timeout", 30*time.Second, "longest wait for a free browser, then 503 scraper_unavailable with Retry-After (not counted in --scrape-timeout)")
 	}
 }
 
@@ -143,15 +149,17 @@ func (b *browserFlags) extractorOn(ctx context.Context, door *egress.Door, log *
 	if b.llm.CostPer1KTokens < 0 {
 		return nil, usageError{fmt.Errorf("--llm-cost-per-1k-tokens must not be negative")}
 	}
-	n := b.browsers
-	if n < 1 {
-		n = 1
+	if b.browsers < 0 || b.queueTimeout < 0 {
+		return nil, usageError{fmt.Errorf("--browsers and --queue-timeout must not be negative")}
 	}
 	return extract.New(ctx, extract.Config{
 		ChromePath:           b.chrome,
-		BrowserURL:           b.browserURL,
-		Browsers:             n,
+		BrowserURLs:          b.browserURLs,
+		Browsers:             b.browsers,
 		ScrapeTimeout:        b.scrapeTimeout,
+		QueueTimeout:         b.queueTimeout,
+		ProxyListen:          b.proxyListen,
+		ProxyAdvertise:       b.proxyAdvert,
 		Door:                 door,
 		CostPerBrowserSecond: b.costPerSecond,
 		LLM:                  b.llm,

@@ -19,8 +19,8 @@ import (
 // Browsers is what the metrics need of the extractor: how many browser
 // slots are busy and how many extractions wait for one.
 type Browsers interface {
-	BrowsersInUse() int
-	BrowserQueue() int
+	InUse() int
+	Waiting() int
 }
 
 // Jobs is what the metrics need of the job store: the queued analysis jobs
@@ -97,9 +97,9 @@ func New(cfg Config) *Metrics {
 		b := cfg.Browsers
 		m.reg.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "brandpack_browsers_in_use",
-				Help: "Browser slots running an extraction."}, func() float64 { return float64(b.BrowsersInUse()) }),
+				Help: "Browser slots running an extraction."}, func() float64 { return float64(b.InUse()) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "brandpack_browser_queue_length",
-				Help: "Extractions waiting for a browser slot."}, func() float64 { return float64(b.BrowserQueue()) }))
+				Help: "Extractions waiting for a browser slot."}, func() float64 { return float64(b.Waiting()) }))
 	}
 	if cfg.Jobs != nil {
 		now := cfg.Now

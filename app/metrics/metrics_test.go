@@ -29,8 +29,8 @@ func (fixedExtractor) Extract(ctx context.Context, domain, target string) (*app.
 // fakeBrowsers is a small fake of what the metrics read of the extractor.
 type fakeBrowsers struct{ inUse, queue int }
 
-func (b fakeBrowsers) BrowsersInUse() int { return b.inUse }
-func (b fakeBrowsers) BrowserQueue() int  { return b.queue }
+func (b fakeBrowsers) InUse() int   { return b.inUse }
+func (b fakeBrowsers) Waiting() int { return b.queue }
 
 // scrape GETs /metrics and returns each sample line's value by its name
 // and labels, exactly as printed.

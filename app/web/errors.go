@@ -11,15 +11,16 @@ import (
 // statusOf is the one table from application error codes to HTTP statuses
 // (spec §7.2). Codes not listed are internal errors.
 var statusOf = map[string]int{
-	app.EINVALIDKEY: http.StatusUnauthorized,
-	app.EFORBIDDEN:  http.StatusForbidden,
-	app.ENOTFOUND:   http.StatusNotFound,
-	app.ECONFLICT:   http.StatusConflict,
-	app.EVALIDATION: http.StatusUnprocessableEntity,
-	app.EQUOTA:      http.StatusTooManyRequests,
-	app.EINTERNAL:   http.StatusInternalServerError,
-	app.ESCRAPER:    http.StatusBadGateway,
-	app.ETIMEOUT:    http.StatusGatewayTimeout,
+	app.EINVALIDKEY:  http.StatusUnauthorized,
+	app.EFORBIDDEN:   http.StatusForbidden,
+	app.ENOTFOUND:    http.StatusNotFound,
+	app.ECONFLICT:    http.StatusConflict,
+	app.EVALIDATION:  http.StatusUnprocessableEntity,
+	app.EQUOTA:       http.StatusTooManyRequests,
+	app.EINTERNAL:    http.StatusInternalServerError,
+	app.ESCRAPER:     http.StatusBadGateway,
+	app.ETIMEOUT:     http.StatusGatewayTimeout,
+	app.EUNAVAILABLE: http.StatusServiceUnavailable, // with Retry-After (writeError)
 }
 
 // ErrorStatus returns the HTTP status for an error.
@@ -51,6 +52,9 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="brandpack"`)
+	}
+	if secs, ok := app.ErrorDetails(err)["retry_after_seconds"].(int); ok && status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", itoa(secs))
 	}
 	writeJSON(w, status, NewErrorBody(err))
 }

@@ -29,8 +29,8 @@ package egress
 //     the same): no HTTP/3 or WebTransport UDP, which a TCP proxy cannot carry.
 //
 // The flags only apply to a Chromium that brandpack launches itself. A remote
-// browser (--browser-url) must be started with them by its operator, and must
-// run where it can reach the proxy's 127.0.0.1 address.
+// browser (--browser-url) must be started with them by its operator (its
+// contexts use the Gateway, not a 127.0.0.1 proxy).
 func ChromiumFlags(proxyURL string) map[string]string {
 	return map[string]string{
 		"proxy-server":                    proxyURL,

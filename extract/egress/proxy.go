@@ -83,6 +83,7 @@ type Proxy struct {
 	transport *http.Transport
 	bytes     atomic.Int64
 	served    chan struct{}
+	onClose   func()         // a gateway's proxy: unregisters it
 	wg        sync.WaitGroup // live tunnels
 
 	mu       sync.Mutex
@@ -101,12 +102,29 @@ func (d *Door) NewProxy(limits ProxyLimits) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
+	p := d.newProxy(limits, netip.MustParseAddrPort(ln.Addr().String()))
+	p.ln = ln
+	p.srv = &http.Server{
+		Handler:           p,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       p.idle,
+		ErrorLog:          p.rp.ErrorLog,
+	}
+	go func() {
+		defer close(p.served)
+		_ = p.srv.Serve(ln)
+	}()
+	return p, nil
+}
+
+// newProxy builds a proxy without a listener; self is the address it is
+// reached at (a mapped host pointing there is refused).
+func (d *Door) newProxy(limits ProxyLimits, self netip.AddrPort) *Proxy {
 	p := &Proxy{
 		door:    d,
 		limits:  limits,
 		idle:    limits.IdleTimeout,
-		ln:      ln,
-		self:    netip.MustParseAddrPort(ln.Addr().String()),
+		self:    self,
 		served:  make(chan struct{}),
 		seen:    make(map[BlockedAttempt]bool),
 		tunnels: make(map[*tunnel]struct{}),
@@ -129,17 +147,7 @@ func (d *Door) NewProxy(limits ProxyLimits) (*Proxy, error) {
 		ErrorHandler:   p.upstreamError,
 		ErrorLog:       errLog,
 	}
-	p.srv = &http.Server{
-		Handler:           p,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       p.idle,
-		ErrorLog:          errLog,
-	}
-	go func() {
-		defer close(p.served)
-		_ = p.srv.Serve(ln)
-	}()
-	return p, nil
+	return p
 }
 
 // Addr returns "127.0.0.1:PORT".
@@ -172,7 +180,15 @@ func (p *Proxy) Close() error {
 	p.closed = true
 	live := p.liveTunnels()
 	p.mu.Unlock()
-	err := p.srv.Close()
+	var err error
+	if p.srv != nil {
+		err = p.srv.Close()
+	} else {
+		close(p.served)
+	}
+	if p.onClose != nil {
+		p.onClose()
+	}
 	for _, t := range live {
 		t.close()
 	}
@@ -275,7 +291,7 @@ func (p *Proxy) vetTarget(host, port string) error {
 	h := normalizeHost(host)
 	if m, ok := p.door.resolve[h]; ok {
 		if m.ok && m.target.Port() == p.self.Port() &&
-			(m.target.Addr() == p.self.Addr() || m.target.Addr().IsUnspecified()) {
+			(m.target.Addr() == p.self.Addr() || m.target.Addr().IsUnspecified() || p.self.Addr().IsUnspecified()) {
 			return p.door.forbid(h, ReasonProxySelf, "This address may not be fetched.")
 		}
 		return nil
