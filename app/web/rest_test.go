@@ -370,6 +370,9 @@ func TestConcurrentMissesShareOneExtraction(t *testing.T) {
 	}
 }
 
+// The budget is 8 s, not less: a refused connection must answer 502 well
+// inside it even on a loaded machine, where opening a browser context alone
+// can take seconds; the never-finishing page then takes the whole budget.
 func TestScraperFailuresAreRefunded(t *testing.T) {
 	hang := make(chan struct{})
 	t.Cleanup(func() { close(hang) })
@@ -382,7 +385,7 @@ func TestScraperFailuresAreRefunded(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	h := newHarness(t, harnessOpts{scrapeTimeout: 3 * time.Second, resolve: map[string]string{
+	h := newHarness(t, harnessOpts{scrapeTimeout: 8 * time.Second, resolve: map[string]string{
 		"dead-brand.test": closedPort(t),
 	}}, slow)
 	wantError(t, h.get("/api/v1/pack/dead-brand.test", h.key), 502, "scraper_failure")
