@@ -21,6 +21,33 @@ type Colors struct {
 	Background string   `json:"background"`
 	Text       string   `json:"text"`
 	Palette    []string `json:"palette"`
+	// Evidence says, for each role, where the colour was seen and how sure
+	// the judge is; Contrast measures the roles against the background.
+	Evidence *ColorEvidenceSet `json:"evidence,omitempty"`
+	Contrast *ContrastSet      `json:"contrast,omitempty"`
+}
+
+// ColorEvidence is where one role's colour came from. Source is the
+// strongest kind of evidence: css-var (a custom property, named in
+// Property), button, link, nav, header, footer, heading, border, surface,
+// text, theme-color, manifest, tile-color, mask-icon, logo, body (the page's
+// own background/text), default (nothing painted: white/black) or fallback
+// (no colour of its own, another role's colour reused). Sources lists every
+// kind seen, strongest first. Confidence is 0..1.
+type ColorEvidence struct {
+	Source     string   `json:"source"`
+	Property   string   `json:"property,omitempty"`
+	Sources    []string `json:"sources"`
+	Confidence float64  `json:"confidence"`
+}
+
+// ColorEvidenceSet holds the evidence of each colour role.
+type ColorEvidenceSet struct {
+	Primary    *ColorEvidence `json:"primary,omitempty"`
+	Secondary  *ColorEvidence `json:"secondary,omitempty"`
+	Accent     *ColorEvidence `json:"accent,omitempty"`
+	Background *ColorEvidence `json:"background,omitempty"`
+	Text       *ColorEvidence `json:"text,omitempty"`
 }
 
 // Font is one font family and its role (primary = body, secondary = headings).

@@ -350,14 +350,18 @@ func oaDeref(t *testing.T, doc map[string]any, v any) any {
 func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 	doc := oaLoad(t)
 	types := map[string]reflect.Type{
-		"Pack":     reflect.TypeFor[app.Pack](),
-		"Colors":   reflect.TypeFor[app.Colors](),
-		"Font":     reflect.TypeFor[app.Font](),
-		"Logo":     reflect.TypeFor[app.Logo](),
-		"Voice":    reflect.TypeFor[app.Voice](),
-		"Metadata": reflect.TypeFor[app.PackMetadata](),
-		"Job":      reflect.TypeFor[JobBody](),
-		"Error":    reflect.TypeFor[ErrorBody](),
+		"Pack":             reflect.TypeFor[app.Pack](),
+		"Colors":           reflect.TypeFor[app.Colors](),
+		"ColorEvidence":    reflect.TypeFor[app.ColorEvidence](),
+		"ColorEvidenceSet": reflect.TypeFor[app.ColorEvidenceSet](),
+		"Contrast":         reflect.TypeFor[app.Contrast](),
+		"ContrastSet":      reflect.TypeFor[app.ContrastSet](),
+		"Font":             reflect.TypeFor[app.Font](),
+		"Logo":             reflect.TypeFor[app.Logo](),
+		"Voice":            reflect.TypeFor[app.Voice](),
+		"Metadata":         reflect.TypeFor[app.PackMetadata](),
+		"Job":              reflect.TypeFor[JobBody](),
+		"Error":            reflect.TypeFor[ErrorBody](),
 	}
 	for name, typ := range types {
 		schema := oaDeref(t, doc, map[string]any{"$ref": "#/components/schemas/" + name}).(map[string]any)

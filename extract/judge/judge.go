@@ -35,10 +35,12 @@ func Judge(sig *Signals) (app.Pack, error) {
 // JudgePlanned judges name, colours, fonts and voice once the logos are
 // chosen (their names and colours are evidence).
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
+	colors := chooseColors(sig, sig.Manifest, plan.fills)
+	colors.Contrast = app.PackContrast(colors)
 	return app.Pack{
 		Brand:  brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text),
 		Domain: domain,
-		Colors: chooseColors(sig, sig.Manifest, plan.fills),
+		Colors: colors,
 		Fonts:  chooseFonts(sig),
 		Logos:  packLogos(plan),
 		Voice:  analyzeVoice(CopyText(sig)),
