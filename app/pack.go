@@ -11,6 +11,18 @@ type Pack struct {
 	Logos    []Logo       `json:"logos"`
 	Voice    Voice        `json:"voice"`
 	Metadata PackMetadata `json:"metadata"`
+
+	// Identity beyond the name (omitted when the page states none).
+	Description string `json:"description,omitempty"` // meta or Open Graph description
+	Tagline     string `json:"tagline,omitempty"`     // the slogan the page's title states next to the name
+	Locale      string `json:"locale,omitempty"`      // BCP 47 tag, from og:locale or <html lang>
+	Links       []Link `json:"links,omitempty"`       // social profiles, one per platform
+}
+
+// Link is one social profile of the brand.
+type Link struct {
+	Platform string `json:"platform"` // x, facebook, instagram, linkedin, youtube, github, …
+	URL      string `json:"url"`
 }
 
 // Colors holds #RRGGBB colours.

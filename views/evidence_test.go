@@ -43,3 +43,23 @@ func TestPackPageEvidenceAndContrast(t *testing.T) {
 		t.Errorf("background/text rows: %q", d.Find(`[data-testid="color-evidence"]`).Text())
 	}
 }
+
+// The pack page shows the identity fields and the social links; a link
+// that is not http(s) is never made clickable.
+func TestPackPageIdentity(t *testing.T) {
+	p := Page{Title: "x", User: &app.User{Email: "a@example.com"}, CSRF: "tok"}
+	pk := testPack()
+	pk.Tagline, pk.Description, pk.Locale = "Light for long evenings", "Hand-made lamps.", "en-GB"
+	pk.Links = []app.Link{{Platform: "instagram", URL: "https://www.instagram.com/orchard/"}, {Platform: "x", URL: "javascript:alert(1)"}}
+	d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true}))
+	if d.Find(`[data-testid="tagline"]`).Text() != "Light for long evenings" || d.Find(`[data-testid="description"]`).Text() != "Hand-made lamps." ||
+		d.Find(`[data-testid="locale"]`).Text() != "en-GB" {
+		t.Errorf("identity: %q", d.Find(".pack-head").Text())
+	}
+	if h := d.Find(`[data-platform="instagram"] a`).AttrOr("href", ""); h != "https://www.instagram.com/orchard/" {
+		t.Errorf("instagram href = %q", h)
+	}
+	if h := d.Find(`[data-platform="x"] a`).AttrOr("href", ""); strings.HasPrefix(h, "javascript:") {
+		t.Errorf("unsafe href rendered: %q", h)
+	}
+}

@@ -356,6 +356,7 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		"ColorEvidenceSet": reflect.TypeFor[app.ColorEvidenceSet](),
 		"Contrast":         reflect.TypeFor[app.Contrast](),
 		"ContrastSet":      reflect.TypeFor[app.ContrastSet](),
+		"Link":             reflect.TypeFor[app.Link](),
 		"Font":             reflect.TypeFor[app.Font](),
 		"Logo":             reflect.TypeFor[app.Logo](),
 		"Voice":            reflect.TypeFor[app.Voice](),
