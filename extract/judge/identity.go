@@ -31,7 +31,6 @@ func chooseDescription(sig *Signals) string {
 	return d
 }
 
-
 // chooseTagline: when the title (or og:title) is the brand name and one
 // other phrase joined by a separator ("Name — slogan", "Slogan | Name"),
 // the phrase is the tagline. A page title that does not name the brand

@@ -56,7 +56,7 @@ func TestChooseLinks(t *testing.T) {
 	sig := &Signals{}
 	sig.JSONLD = []JSONLDOrg{{Type: "Organization", SameAs: []string{"https://www.instagram.com/fernhill/", "https://example.org/about"}}}
 	sig.OutLinks = []OutLink{
-		{Href: "https://twitter.com/intent/tweet?url=x", Where: "footer"},     // a share button
+		{Href: "https://twitter.com/intent/tweet?url=x", Where: "footer"},   // a share button
 		{Href: "https://www.facebook.com/sharer/sharer.php?u=x", Where: ""}, // not header/footer, not rel=me: ignored anyway
 		{Href: "https://instagram.com/someone-else", Where: "footer"},       // instagram already from sameAs
 		{Href: "https://x.com/fernhill", Where: "header"},
@@ -66,8 +66,8 @@ func TestChooseLinks(t *testing.T) {
 		{Href: "https://www.linkedin.com/", Where: "footer"},       // no profile path
 	}
 	got := chooseLinks(sig)
-	want := []app.Link{{"instagram", "https://www.instagram.com/fernhill/"}, {"github", "https://github.com/fernhill"},
-		{"x", "https://x.com/fernhill"}, {"mastodon", "https://social.example/@fernhill"}}
+	want := []app.Link{{Platform: "instagram", URL: "https://www.instagram.com/fernhill/"}, {Platform: "github", URL: "https://github.com/fernhill"},
+		{Platform: "x", URL: "https://x.com/fernhill"}, {Platform: "mastodon", URL: "https://social.example/@fernhill"}}
 	if len(got) != len(want) {
 		t.Fatalf("links = %v", got)
 	}
