@@ -67,7 +67,11 @@ type Font struct {
 	Family  string `json:"family"`
 	Role    string `json:"role"`
 	Weights []int  `json:"weights,omitempty"`
-	Origin  string `json:"origin,omitempty"` // google, self-hosted, system
+	Origin  string `json:"origin,omitempty"` // google, adobe, self-hosted, system
+	// URL is the public stylesheet (Google Fonts, Adobe Fonts kit) or font
+	// file it loads from; Fallbacks the rest of the declared CSS stack.
+	URL       string   `json:"url,omitempty"`
+	Fallbacks []string `json:"fallbacks,omitempty"`
 }
 
 // Logo is one stored logo asset. URL is absolute, under

@@ -51,7 +51,12 @@ func TestPackPageIdentity(t *testing.T) {
 	pk := testPack()
 	pk.Tagline, pk.Description, pk.Locale = "Light for long evenings", "Hand-made lamps.", "en-GB"
 	pk.Links = []app.Link{{Platform: "instagram", URL: "https://www.instagram.com/orchard/"}, {Platform: "x", URL: "javascript:alert(1)"}}
+	pk.Fonts[0].Fallbacks, pk.Fonts[0].URL = []string{"Arial", "sans-serif"}, "https://fonts.example.test/fernhill.css"
 	d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true}))
+	if fb := d.Find(".font .fallbacks").First().Text(); !strings.Contains(fb, "Arial, sans-serif") ||
+		d.Find(".font a.font-url").AttrOr("href", "") != "https://fonts.example.test/fernhill.css" {
+		t.Errorf("font fallbacks %q / url", fb)
+	}
 	if d.Find(`[data-testid="tagline"]`).Text() != "Light for long evenings" || d.Find(`[data-testid="description"]`).Text() != "Hand-made lamps." ||
 		d.Find(`[data-testid="locale"]`).Text() != "en-GB" {
 		t.Errorf("identity: %q", d.Find(".pack-head").Text())
