@@ -162,12 +162,37 @@ func cssString(s string) string {
 	return b.String()
 }
 
-// genericFallback is the CSS generic family closing a stack.
-func genericFallback(f Font) string {
-	if f.Role == "secondary" {
-		return "serif"
+// genericFamilies are CSS generic family keywords: written unquoted.
+var genericFamilies = map[string]bool{"serif": true, "sans-serif": true, "monospace": true, "cursive": true,
+	"fantasy": true, "system-ui": true, "ui-serif": true, "ui-sans-serif": true, "ui-monospace": true,
+	"ui-rounded": true, "math": true, "emoji": true, "fangsong": true}
+
+// fontStack is the family and its declared fallbacks, closed by a generic
+// family (sans-serif, serif for a secondary role) when the stack has none.
+func fontStack(f Font) []string {
+	out := append([]string{f.Family}, f.Fallbacks...)
+	for _, x := range out {
+		if genericFamilies[strings.ToLower(x)] {
+			return out
+		}
 	}
-	return "sans-serif"
+	if f.Role == "secondary" {
+		return append(out, "serif")
+	}
+	return append(out, "sans-serif")
+}
+
+// cssStack writes a stack: generic keywords bare, names as CSS strings.
+func cssStack(f Font) string {
+	var parts []string
+	for _, x := range fontStack(f) {
+		if genericFamilies[strings.ToLower(x)] {
+			parts = append(parts, strings.ToLower(x))
+		} else {
+			parts = append(parts, cssString(x))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // CSSTokens renders the pack as a :root custom-property stylesheet
@@ -190,7 +215,7 @@ func writeVars(b *bytes.Buffer, p *Pack, colorPrefix, fontPrefix string) {
 		}
 	}
 	for _, f := range fontRoles(p.Fonts) {
-		fmt.Fprintf(b, "  %s%s: %s, %s;\n", fontPrefix, cssIdent(f.Role), cssString(f.Family), genericFallback(f))
+		fmt.Fprintf(b, "  %s%s: %s;\n", fontPrefix, cssIdent(f.Role), cssStack(f))
 	}
 }
 

@@ -53,7 +53,7 @@ func DTCGTokens(p *Pack) map[string]any {
 	if fonts := fontRoles(p.Fonts); len(fonts) > 0 {
 		group := map[string]any{"$type": "fontFamily"}
 		for _, f := range fonts {
-			group[cssIdent(f.Role)] = map[string]any{"$value": []string{f.Family, genericFallback(f)}}
+			group[cssIdent(f.Role)] = map[string]any{"$value": fontStack(f)}
 		}
 		out["font"] = group
 	}

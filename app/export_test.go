@@ -18,7 +18,7 @@ func exportPack() *Pack {
 		Colors: Colors{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#C0392B", Background: "#FFFDF8", Text: "#23201C",
 			Palette: []string{"#1F6F5C", "#E8A33D", "#C0392B"}},
 		// A hostile family name must not break out of its declaration.
-		Fonts: []Font{{Family: `Evil"; } body { x: y; } :root { --z: "`, Role: "primary"}, {Family: "Georgia", Role: "secondary"}},
+		Fonts: []Font{{Family: `Evil"; } body { x: y; } :root { --z: "`, Role: "primary"}, {Family: "Georgia", Role: "secondary", Fallbacks: []string{"Times New Roman", "Serif"}}},
 	}
 	p.Colors.Contrast = PackContrast(p.Colors)
 	p.Colors.Evidence = &ColorEvidenceSet{Primary: &ColorEvidence{Source: "button", Sources: []string{"button"}, Confidence: 0.8}}
@@ -122,7 +122,7 @@ func TestCSSTokensParse(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, root[k], v)
 		}
 	}
-	if root["--brand-font-secondary"] != `"Georgia", serif` {
+	if root["--brand-font-secondary"] != `"Georgia", "Times New Roman", serif` {
 		t.Errorf("secondary font = %q", root["--brand-font-secondary"])
 	}
 	if f := root["--brand-font-primary"]; !strings.HasPrefix(f, `"Evil\22 ; } body`) || !strings.HasSuffix(f, `", sans-serif`) {
@@ -261,7 +261,7 @@ func TestTailwindThemeParses(t *testing.T) {
 	if th["--color-brand-primary"] != "#1F6F5C" || th["--color-brand-palette-2"] != "#E8A33D" || th["--color-brand-on-primary"] != "#FFFFFF" {
 		t.Errorf("theme colours %v", th)
 	}
-	if th["--font-brand-secondary"] != `"Georgia", serif` || len(th) != 13 {
+	if th["--font-brand-secondary"] != `"Georgia", "Times New Roman", serif` || len(th) != 13 {
 		t.Errorf("theme %v", th)
 	}
 }
