@@ -11,6 +11,18 @@ type Pack struct {
 	Logos    []Logo       `json:"logos"`
 	Voice    Voice        `json:"voice"`
 	Metadata PackMetadata `json:"metadata"`
+
+	// Identity beyond the name (omitted when the page states none).
+	Description string `json:"description,omitempty"` // meta or Open Graph description
+	Tagline     string `json:"tagline,omitempty"`     // the slogan the page's title states next to the name
+	Locale      string `json:"locale,omitempty"`      // BCP 47 tag, from og:locale or <html lang>
+	Links       []Link `json:"links,omitempty"`       // social profiles, one per platform
+}
+
+// Link is one social profile of the brand.
+type Link struct {
+	Platform string `json:"platform"` // x, facebook, instagram, linkedin, youtube, github, …
+	URL      string `json:"url"`
 }
 
 // Colors holds #RRGGBB colours.
@@ -21,6 +33,33 @@ type Colors struct {
 	Background string   `json:"background"`
 	Text       string   `json:"text"`
 	Palette    []string `json:"palette"`
+	// Evidence says, for each role, where the colour was seen and how sure
+	// the judge is; Contrast measures the roles against the background.
+	Evidence *ColorEvidenceSet `json:"evidence,omitempty"`
+	Contrast *ContrastSet      `json:"contrast,omitempty"`
+}
+
+// ColorEvidence is where one role's colour came from. Source is the
+// strongest kind of evidence: css-var (a custom property, named in
+// Property), button, link, nav, header, footer, heading, border, surface,
+// text, theme-color, manifest, tile-color, mask-icon, logo, body (the page's
+// own background/text), default (nothing painted: white/black) or fallback
+// (no colour of its own, another role's colour reused). Sources lists every
+// kind seen, strongest first. Confidence is 0..1.
+type ColorEvidence struct {
+	Source     string   `json:"source"`
+	Property   string   `json:"property,omitempty"`
+	Sources    []string `json:"sources"`
+	Confidence float64  `json:"confidence"`
+}
+
+// ColorEvidenceSet holds the evidence of each colour role.
+type ColorEvidenceSet struct {
+	Primary    *ColorEvidence `json:"primary,omitempty"`
+	Secondary  *ColorEvidence `json:"secondary,omitempty"`
+	Accent     *ColorEvidence `json:"accent,omitempty"`
+	Background *ColorEvidence `json:"background,omitempty"`
+	Text       *ColorEvidence `json:"text,omitempty"`
 }
 
 // Font is one font family and its role (primary = body, secondary = headings).
@@ -28,7 +67,11 @@ type Font struct {
 	Family  string `json:"family"`
 	Role    string `json:"role"`
 	Weights []int  `json:"weights,omitempty"`
-	Origin  string `json:"origin,omitempty"` // google, self-hosted, system
+	Origin  string `json:"origin,omitempty"` // google, adobe, self-hosted, system
+	// URL is the public stylesheet (Google Fonts, Adobe Fonts kit) or font
+	// file it loads from; Fallbacks the rest of the declared CSS stack.
+	URL       string   `json:"url,omitempty"`
+	Fallbacks []string `json:"fallbacks,omitempty"`
 }
 
 // Logo is one stored logo asset. URL is absolute, under

@@ -78,6 +78,8 @@
       ogTitle: meta('meta[property="og:title"]'),
       ogImage: abs(meta('meta[property="og:image"]') || meta('meta[property="og:image:url"]') || meta('meta[name="twitter:image"]')),
       description: meta('meta[name="description"]'),
+      ogDescription: meta('meta[property="og:description"]') || meta('meta[name="twitter:description"]'),
+      ogLocale: meta('meta[property="og:locale"]'),
       manifest: '',
     },
     icons: [], jsonLd: [], rootVars: [], colors: {}, fonts: {}, fontFaces: [],
@@ -114,12 +116,28 @@
       if (/Organization|Corporation|Brand|LocalBusiness|Store|Company|NGO|WebSite/i.test(type)) {
         let logo = o.logo || '';
         if (logo && typeof logo === 'object') logo = logo.url || logo.contentUrl || logo['@id'] || '';
-        out.jsonLd.push({ type: clip(type, 80), name: clip(typeof o.name === 'string' ? o.name : '', 120), logo: typeof logo === 'string' ? abs(logo) : '' });
+        const sameAs = [].concat(o.sameAs || []).filter((u) => typeof u === 'string').slice(0, 20).map((u) => clip(abs(u), 300));
+        out.jsonLd.push({ type: clip(type, 80), name: clip(typeof o.name === 'string' ? o.name : '', 120), logo: typeof logo === 'string' ? abs(logo) : '', sameAs });
       }
       for (const k in o) if (k !== 'logo') walk(o[k], depth + 1);
     };
     walk(data, 0);
   });
+
+  // Links to other sites from the header, the footer or marked rel=me (social
+  // profiles are judged from these): absolute URL, where, rel.
+  out.outLinks = [];
+  for (const a of doc.querySelectorAll('a[href]')) {
+    if (out.outLinks.length >= 80) break;
+    let u;
+    try { u = new URL(attr(a, 'href'), location.href); } catch (e) { continue; }
+    if (!/^https?:$/.test(u.protocol) || u.host === location.host) continue;
+    const rel = attr(a, 'rel').toLowerCase();
+    const where = closestDeep(a, 'footer,[role=contentinfo],[class*=footer i],[id*=footer i]') ? 'footer'
+      : (closestDeep(a, 'header,nav,[role=banner],[role=navigation]') ? 'header' : '');
+    if (!where && !/(^|\s)me(\s|$)/.test(rel)) continue;
+    out.outLinks.push({ href: clip(u.href, 300), where, rel: clip(rel, 60) });
+  }
 
   // Custom properties declared on :root / html / body (same-origin sheets).
   const varNames = new Set();

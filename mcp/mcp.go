@@ -205,12 +205,12 @@ func (s *Server) sdkTool(name string) sdk.ToolHandler {
 		if g == nil {
 			return nil, errNoGrant
 		}
-		res, err := s.call(ctx, g, name, req.Params.Arguments)
+		res, text, err := s.call(ctx, g, name, req.Params.Arguments)
 		if err != nil {
 			return nil, err
 		}
 		return &sdk.CallToolResult{
-			Content:           []sdk.Content{&sdk.TextContent{Text: string(res)}}, // for clients that only read content
+			Content:           []sdk.Content{&sdk.TextContent{Text: text}}, // for clients that only read content (an export when asked for one)
 			StructuredContent: res,
 		}, nil
 	}
@@ -250,7 +250,7 @@ func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 		return nil, fieldError("uri", "uri must be brandpack://packs/{domain}")
 	}
 	domain, _ = url.PathUnescape(domain)
-	res, err := s.call(ctx, g, "get_brand_pack", mustJSON(map[string]string{"domain": domain}))
+	res, _, err := s.call(ctx, g, "get_brand_pack", mustJSON(map[string]string{"domain": domain}))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,14 @@ import (
 // types (schemaFor); a field without omitempty is required.
 type packArgs struct {
 	Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
+	Format string `json:"format,omitempty" jsonschema:"Optional: dtcg (W3C design tokens JSON), css (:root custom properties) or tailwind (Tailwind v4 @theme CSS). The export is the text content; the structured content stays the pack. Omitted or json: the pack only."`
+}
+
+// exported is a tool output whose text content is an export of it (a pack
+// as design tokens) rather than its JSON.
+type exported struct {
+	out  any
+	text string
 }
 
 type analyzeArgs struct {
@@ -123,12 +131,7 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 }
 
 var tools = []*tool{
-	newTool("get_brand_pack", "Get brand pack",
-		"Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are "+
-			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota.",
-		func(ctx context.Context, s *Server, u *app.User, a packArgs) (*app.Pack, error) {
-			return s.svc.GetPack(ctx, u, a.Domain)
-		}),
+	packTool(),
 	newTool("analyze_url", "Analyse a URL",
 		"Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts "+
 			"toward the monthly quota unless the domain's pack is cached.",
@@ -158,6 +161,32 @@ func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, error) {
 	return &b, nil
 }
 
+// packTool is get_brand_pack: its output schema is the pack's; with a
+// format, the text content carries the export (same cache and quota).
+func packTool() *tool {
+	in := schemaFor[packArgs]()
+	t := &tool{def: &sdk.Tool{Name: "get_brand_pack", Title: "Get brand pack",
+		Description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
+			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota. " +
+			"With format (dtcg, css or tailwind) the text content is the pack as design tokens.",
+		InputSchema: in, OutputSchema: schemaFor[*app.Pack]()}}
+	t.run = func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
+		a, err := decodeArgs[packArgs](in, args)
+		if err != nil {
+			return nil, err
+		}
+		if a.Format == "" {
+			return s.svc.GetPack(ctx, u, a.Domain)
+		}
+		x, err := s.svc.GetPackExport(ctx, u, a.Domain, a.Format)
+		if err != nil {
+			return nil, err
+		}
+		return exported{out: x.Pack, text: string(x.Body)}, nil
+	}
+	return t
+}
+
 func toolByName(name string) *tool {
 	for _, t := range tools {
 		if t.def.Name == name {
@@ -169,27 +198,34 @@ func toolByName(name string) *tool {
 
 // call runs a tool as the grant's user (plan read now) and, once it
 // succeeded, counts the call on the connection. It returns the tool's
-// output as JSON.
-func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (json.RawMessage, error) {
+// output as JSON and its text content (the JSON, or an export).
+func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (json.RawMessage, string, error) {
 	t := toolByName(name)
 	if t == nil {
-		return nil, methodNotFound("tool " + name)
+		return nil, "", methodNotFound("tool " + name)
 	}
 	u, err := s.svc.UserByID(ctx, g.UserID)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out, err := t.run(ctx, s, u, args)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	text := ""
+	if x, ok := out.(exported); ok {
+		out, text = x.out, x.text
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	if text == "" {
+		text = string(b)
 	}
 	// Only successful calls count ("calls this month").
 	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
 		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
 	}
-	return b, nil
+	return b, text, nil
 }

@@ -2,12 +2,12 @@ package views
 
 import (
 	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"github.com/brandpack/brandpack/app"
 )
 
 var hexRe = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -16,30 +16,13 @@ var hexRe = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 // anything else is never put into a style attribute).
 func validHex(c string) bool { return hexRe.MatchString(c) }
 
-// luminance is the WCAG 2 relative luminance of a #RRGGBB colour.
-func luminance(c string) float64 {
-	ch := func(i int) float64 {
-		v, _ := strconv.ParseUint(c[i:i+2], 16, 8)
-		s := float64(v) / 255
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*ch(1) + 0.7152*ch(3) + 0.0722*ch(5)
-}
-
 // Contrast is the WCAG 2 contrast ratio of two #RRGGBB colours (1–21), or 0
 // when either is not a colour.
 func Contrast(fg, bg string) float64 {
 	if !validHex(fg) || !validHex(bg) {
 		return 0
 	}
-	a, b := luminance(fg), luminance(bg)
-	if a < b {
-		a, b = b, a
-	}
-	return (a + 0.05) / (b + 0.05)
+	return app.ContrastRatio(fg, bg)
 }
 
 // Grade names the WCAG level a ratio meets for normal text.

@@ -350,14 +350,19 @@ func oaDeref(t *testing.T, doc map[string]any, v any) any {
 func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 	doc := oaLoad(t)
 	types := map[string]reflect.Type{
-		"Pack":     reflect.TypeFor[app.Pack](),
-		"Colors":   reflect.TypeFor[app.Colors](),
-		"Font":     reflect.TypeFor[app.Font](),
-		"Logo":     reflect.TypeFor[app.Logo](),
-		"Voice":    reflect.TypeFor[app.Voice](),
-		"Metadata": reflect.TypeFor[app.PackMetadata](),
-		"Job":      reflect.TypeFor[JobBody](),
-		"Error":    reflect.TypeFor[ErrorBody](),
+		"Pack":             reflect.TypeFor[app.Pack](),
+		"Colors":           reflect.TypeFor[app.Colors](),
+		"ColorEvidence":    reflect.TypeFor[app.ColorEvidence](),
+		"ColorEvidenceSet": reflect.TypeFor[app.ColorEvidenceSet](),
+		"Contrast":         reflect.TypeFor[app.Contrast](),
+		"ContrastSet":      reflect.TypeFor[app.ContrastSet](),
+		"Link":             reflect.TypeFor[app.Link](),
+		"Font":             reflect.TypeFor[app.Font](),
+		"Logo":             reflect.TypeFor[app.Logo](),
+		"Voice":            reflect.TypeFor[app.Voice](),
+		"Metadata":         reflect.TypeFor[app.PackMetadata](),
+		"Job":              reflect.TypeFor[JobBody](),
+		"Error":            reflect.TypeFor[ErrorBody](),
 
 		"BatchResponse": reflect.TypeFor[app.BatchBody](),
 		"BatchResult":   reflect.TypeFor[app.BatchResult](),
@@ -907,14 +912,24 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 			}
 		}
 		content, _ := r["content"].(map[string]any)
-		if media, ok := content["application/json"].(map[string]any); ok && rec.Code != http.StatusNotModified {
-			if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-				t.Errorf("%s: Content-Type %q, want application/json", where, ct)
+		// The body is checked against the media type it was sent as when
+		// that one is documented (a pack export), else as JSON.
+		mt, _, _ := strings.Cut(rec.Header().Get("Content-Type"), ";")
+		media, ok := content[mt].(map[string]any)
+		if !ok {
+			mt = "application/json"
+			media, ok = content[mt].(map[string]any)
+		}
+		if ok && media["schema"] != nil && rec.Code != http.StatusNotModified {
+			if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, mt) {
+				t.Errorf("%s: Content-Type %q, want %s", where, ct, mt)
 			}
-			var got any
-			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-				t.Errorf("%s: body is not JSON: %v", where, err)
-				return rec
+			var got any = rec.Body.String()
+			if mt == "application/json" || strings.HasSuffix(mt, "+json") {
+				if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+					t.Errorf("%s: body is not JSON: %v", where, err)
+					return rec
+				}
 			}
 			for _, e := range v.validate(media["schema"], got, "body") {
 				t.Errorf("%s: %s", where, e)
@@ -959,6 +974,18 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com", key: key})
 	if rec.Header().Get("X-Brandpack-Cache") != "hit" {
 		t.Errorf("second pack: X-Brandpack-Cache %q, want hit", rec.Header().Get("X-Brandpack-Cache"))
+	}
+	// Exports: each documented media type; an unknown format is a 422.
+	for format, ct := range map[string]string{"dtcg": "application/design-tokens+json", "css": "text/css", "tailwind": "text/css", "json": "application/json"} {
+		rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com?format=" + format, key: key})
+		got, _, _ := strings.Cut(rec.Header().Get("Content-Type"), ";")
+		content := oaDeref(t, doc, ops[pack]["responses"].(map[string]any)["200"]).(map[string]any)["content"].(map[string]any)
+		if _, documented := content[got]; rec.Code != 200 || got != ct || !documented {
+			t.Errorf("format=%s: %d %q (documented %v)", format, rec.Code, got, documented)
+		}
+	}
+	if rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com?format=scss", key: key}); rec.Code != 422 {
+		t.Errorf("format=scss: %d", rec.Code)
 	}
 	for _, d := range []string{"127.0.0.1", "localhost", "internal.example", "nodot", "missing.example",
 		"crash.example", "slow.example", "boom.example"} {

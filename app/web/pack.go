@@ -17,15 +17,38 @@ var (
 	hdrMiss    = []string{"miss"}
 )
 
-// handlePack serves GET /api/v1/pack/{domain}.
+// handlePack serves GET /api/v1/pack/{domain}; ?format=dtcg|css|tailwind
+// renders the same pack (same cache and quota) as design tokens.
 func (s *Server) handlePack(w http.ResponseWriter, r *http.Request) {
-	p, err := s.svc.GetPack(r.Context(), userFrom(r.Context()), r.PathValue("domain"))
+	var p *app.Pack
+	var x *app.Export
+	var err error
+	if format, ok := r.URL.Query()["format"]; ok {
+		x, err = s.svc.GetPackExport(r.Context(), userFrom(r.Context()), r.PathValue("domain"), format[0])
+		if x != nil {
+			p = x.Pack
+		}
+	} else {
+		p, err = s.svc.GetPack(r.Context(), userFrom(r.Context()), r.PathValue("domain"))
+	}
 	if err != nil {
 		writeError(w, r, s.log, err)
 		return
 	}
 	h := w.Header()
 	h["Cache-Control"] = hdrNoStore
+	if x != nil && x.Format != app.FormatJSON {
+		h.Set("Content-Type", x.ContentType)
+		h.Set("X-Content-Type-Options", "nosniff")
+		if p.Metadata.Cached {
+			h["X-Brandpack-Cache"] = hdrHit
+		} else {
+			h["X-Brandpack-Cache"] = hdrMiss
+		}
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(x.Body)
+		return
+	}
 	h["Content-Type"] = hdrJSON
 	if !p.Metadata.Cached {
 		h["X-Brandpack-Cache"] = hdrMiss

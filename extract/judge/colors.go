@@ -58,28 +58,37 @@ type colorEv struct {
 	paint   float64 // evidence from painted areas, borders, vars, metadata, logos (not text)
 	varHint string  // primary, secondary or accent when a custom property names it so
 	l, ch   float64
+	src     map[string]float64 // evidence by source kind (see sourceOfRole)
+	prop    string             // the custom property that speaks loudest for it
+	propW   float64
 }
 
 // palette scores the colours of a page.
 type palette struct {
-	bg, text colour.RGBA
-	ev       map[string]*colorEv
+	bg, text       colour.RGBA
+	bgSrc, textSrc string // body, text, default
+	ev             map[string]*colorEv
 }
 
 func newPalette(sig *Signals) *palette {
 	p := &palette{ev: map[string]*colorEv{}}
 	white := colour.RGBA{R: 1, G: 1, B: 1, A: 1}
-	p.bg = white
+	p.bg, p.bgSrc, p.textSrc = white, "default", "default"
 	if c, ok := colour.ParseColor(sig.HTML.BG); ok && c.A >= 0.05 {
-		p.bg = c.Over(white)
+		p.bg, p.bgSrc = c.Over(white), "body"
 	}
 	if c, ok := colour.ParseColor(sig.Body.BG); ok && c.A >= 0.05 {
-		p.bg = c.Over(p.bg)
+		p.bg, p.bgSrc = c.Over(p.bg), "body"
 	}
-	p.bg = copyBackground(sig, p.bg)
+	if panel := copyBackground(sig, p.bg); panel != p.bg {
+		p.bg, p.bgSrc = panel, "surface"
+	}
 	p.text = colour.RGBA{R: 0, G: 0, B: 0, A: 1}
 	if c, ok := colour.ParseColor(sig.Body.Color); ok && c.A >= 0.05 {
 		p.text = c.Over(p.bg)
+		if c.Hex() != "#000000" {
+			p.textSrc = "body"
+		}
 	}
 	if strings.ReplaceAll(sig.Body.Color, " ", "") == "rgb(0,0,0)" {
 		// Body left at the default black: use the colour of most copy, if
@@ -94,7 +103,7 @@ func newPalette(sig *Signals) *palette {
 			}
 		}
 		if c, ok := colour.ParseColor(best); ok && c.A >= 0.5 && bestW >= 0.5*total {
-			p.text = c.Over(p.bg)
+			p.text, p.textSrc = c.Over(p.bg), "text"
 		}
 	}
 	return p
@@ -148,10 +157,11 @@ func (p *palette) get(s string) *colorEv {
 	return e
 }
 
-func (p *palette) add(s string, score float64) {
+func (p *palette) add(s string, score float64, kind string) {
 	if e := p.get(s); e != nil {
 		e.score += score
 		e.paint += score
+		e.credit(kind, score)
 	}
 }
 
@@ -189,6 +199,7 @@ func (p *palette) observe(sig *Signals) {
 				e.overlay += score
 			} else {
 				e.score += score
+				e.credit(sourceOfRole[role], score)
 				if !inkRoles[role] {
 					e.paint += score
 				}
@@ -218,16 +229,20 @@ func (p *palette) observe(sig *Signals) {
 			e.score += 0.5
 		}
 		e.paint += e.score - before
+		e.credit("css-var", e.score-before)
+		if w := e.score - before; w > e.propW {
+			e.prop, e.propW = v.Name, w
+		}
 	}
 	for _, t := range sig.Meta.ThemeColor {
 		if t.Media == "" || !strings.Contains(t.Media, "dark") {
-			p.add(t.C, weightThemeColor)
+			p.add(t.C, weightThemeColor, "theme-color")
 		}
 	}
-	p.add(sig.Meta.TileColor, weightTileColor)
+	p.add(sig.Meta.TileColor, weightTileColor, "tile-color")
 	for _, ic := range sig.Icons {
 		if strings.Contains(ic.Rel, "mask-icon") {
-			p.add(ic.Color, weightTileColor)
+			p.add(ic.Color, weightTileColor, "mask-icon")
 		}
 	}
 }
@@ -297,7 +312,7 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 		}
 		brand = append(brand, e)
 	}
-	eff := func(e *colorEv) float64 { return e.score * math.Min(1, 0.4+e.ch/60) }
+	eff := (*colorEv).eff
 	sort.Slice(brand, func(i, j int) bool {
 		if eff(brand[i]) != eff(brand[j]) {
 			return eff(brand[i]) > eff(brand[j])
@@ -318,7 +333,7 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 	p := newPalette(sig)
 	p.observe(sig)
 	if man != nil {
-		p.add(man.ThemeColor, weightManifest)
+		p.add(man.ThemeColor, weightManifest, "manifest")
 	}
 	// The chosen logo's own colours: where the page already paints with
 	// one of them, logo and page agree and that colour wins; then each
@@ -358,7 +373,7 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 		}
 	}
 	for _, f := range logoFills {
-		p.add(f, weightLogoFill)
+		p.add(f, weightLogoFill, "logo")
 	}
 	brand, neutral := p.rank()
 
@@ -392,6 +407,7 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 	if primary == nil {
 		out.Primary, out.Secondary, out.Accent = out.Text, out.Text, out.Text
 		out.Palette = []string{out.Text}
+		out.Evidence = p.evidence(nil, nil, nil, brand)
 		return out
 	}
 	// A var named primary only wins if the page uses it about as much.
@@ -412,12 +428,13 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 	// the page paints with (ink, footer) or the text colour; accent to the
 	// secondary brand colour or the primary.
 	out.Secondary, out.Accent = out.Text, primary.hex
+	secondaryEv := secondary
 	if secondary != nil {
 		out.Secondary, out.Accent = secondary.hex, secondary.hex
 	} else {
 		for _, e := range neutral {
 			if e.l < 35 && e.paint >= 3 && colour.DeltaE(e.c, primary.c) >= 10 {
-				out.Secondary = e.hex
+				out.Secondary, secondaryEv = e.hex, e
 				break
 			}
 		}
@@ -449,8 +466,12 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 	for _, e := range pal {
 		out.Palette = append(out.Palette, e.hex)
 	}
+	out.Evidence = p.evidence(primary, secondaryEv, accent, brand)
 	return out
 }
+
+// eff is the score the ranking sorts by: chroma counts.
+func (e *colorEv) eff() float64 { return e.score * math.Min(1, 0.4+e.ch/60) }
 
 func firstDistinct(list []*colorEv, not *colorEv) *colorEv {
 	for _, e := range list {

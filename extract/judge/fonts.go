@@ -133,6 +133,7 @@ func isMonoStack(stack string) bool {
 
 type fontUse struct {
 	family        string
+	stack         string // the first computed stack seen with it
 	text, heading int
 	mono          bool
 	weights       map[int]bool
@@ -152,7 +153,7 @@ func chooseFonts(sig *Signals) []app.Font {
 		k := strings.ToLower(fam)
 		u, ok := uses[k]
 		if !ok {
-			u = &fontUse{family: fam, mono: isMonoStack(stack), weights: map[int]bool{}}
+			u = &fontUse{family: fam, stack: stack, mono: isMonoStack(stack), weights: map[int]bool{}}
 			uses[k] = u
 			order = append(order, k)
 		}
@@ -240,21 +241,53 @@ func font(u *fontUse, role string, sig *Signals) app.Font {
 		ws = append(ws, w)
 	}
 	sort.Ints(ws)
-	return app.Font{Family: u.family, Role: role, Weights: ws, Origin: fontOrigin(u.family, sig)}
+	origin, src := fontOrigin(u.family, sig)
+	return app.Font{Family: u.family, Role: role, Weights: ws, Origin: origin, URL: src, Fallbacks: fallbacks(u)}
 }
 
-// fontOrigin: "google" when the family comes from Google Fonts, "self-hosted"
-// when the page declares an @font-face for it, else "system".
-func fontOrigin(family string, sig *Signals) string {
+// fallbacks is the rest of the declared stack after the family.
+func fallbacks(u *fontUse) []string {
+	var out []string
+	seen := false
+	for _, f := range splitFamilies(u.stack) {
+		if !seen && strings.EqualFold(strings.Trim(f, `"'`), u.family) {
+			seen = true
+			continue
+		}
+		if seen && len(out) < 8 {
+			out = append(out, strings.Trim(f, `"'`))
+		}
+	}
+	return out
+}
+
+var fontSrcURL = regexp.MustCompile(`url\(\s*["']?(https?://[^"')\s]+)`)
+
+// isAdobe: an Adobe Fonts (Typekit) kit or font file.
+func isAdobe(u string) bool {
+	return strings.Contains(u, "use.typekit.net") || strings.Contains(u, "p.typekit.net")
+}
+
+// fontOrigin: "google" when the family comes from Google Fonts, "adobe"
+// from an Adobe Fonts kit, "self-hosted" when the page declares an
+// @font-face for it, else "system"; and the public stylesheet or font file
+// it loads from, when an absolute one is known.
+func fontOrigin(family string, sig *Signals) (origin, src string) {
 	fam := strings.ToLower(family)
-	face, faceAPI := false, false
+	face, faceAPI, file := false, false, ""
 	for _, f := range sig.FontFaces {
 		if strings.ToLower(cleanFamily(f.Family)) != fam {
 			continue
 		}
-		src := strings.ToLower(f.Src)
-		if strings.Contains(src, "fonts.gstatic.com") || strings.Contains(src, "fonts.googleapis.com") {
-			return "google"
+		lsrc := strings.ToLower(f.Src)
+		if m := fontSrcURL.FindStringSubmatch(f.Src); m != nil && file == "" {
+			file = m[1]
+		}
+		if strings.Contains(lsrc, "fonts.gstatic.com") || strings.Contains(lsrc, "fonts.googleapis.com") {
+			return "google", googleSheet(fam, sig, file)
+		}
+		if isAdobe(lsrc) {
+			return "adobe", adobeSheet(sig, file)
 		}
 		if f.API {
 			faceAPI = true
@@ -262,15 +295,40 @@ func fontOrigin(family string, sig *Signals) string {
 			face = true
 		}
 	}
-	for _, href := range sig.Stylesheets {
-		if googleFamilies(href)[fam] {
-			return "google"
+	if href := googleSheet(fam, sig, ""); href != "" {
+		return "google", href
+	}
+	if faceAPI && !face {
+		// A face the page loaded but whose rule was unreadable
+		// (cross-origin sheet): an Adobe kit on the page says where.
+		if href := adobeSheet(sig, ""); href != "" {
+			return "adobe", href
 		}
 	}
 	if face || faceAPI {
-		return "self-hosted"
+		return "self-hosted", file
 	}
-	return "system"
+	return "system", ""
+}
+
+// googleSheet is the fonts.googleapis.com stylesheet that loads fam, else def.
+func googleSheet(fam string, sig *Signals, def string) string {
+	for _, href := range sig.Stylesheets {
+		if googleFamilies(href)[fam] {
+			return href
+		}
+	}
+	return def
+}
+
+// adobeSheet is the page's Adobe Fonts kit stylesheet, else def.
+func adobeSheet(sig *Signals, def string) string {
+	for _, href := range sig.Stylesheets {
+		if isAdobe(href) {
+			return href
+		}
+	}
+	return def
 }
 
 // googleFamilies lists the families a fonts.googleapis.com/css URL loads

@@ -35,13 +35,20 @@ func Judge(sig *Signals) (app.Pack, error) {
 // JudgePlanned judges name, colours, fonts and voice once the logos are
 // chosen (their names and colours are evidence).
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
+	colors := chooseColors(sig, sig.Manifest, plan.fills)
+	colors.Contrast = app.PackContrast(colors)
+	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
 	return app.Pack{
-		Brand:  brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text),
-		Domain: domain,
-		Colors: chooseColors(sig, sig.Manifest, plan.fills),
-		Fonts:  chooseFonts(sig),
-		Logos:  packLogos(plan),
-		Voice:  analyzeVoice(CopyText(sig)),
+		Brand:       brand,
+		Domain:      domain,
+		Colors:      colors,
+		Fonts:       chooseFonts(sig),
+		Logos:       packLogos(plan),
+		Voice:       analyzeVoice(CopyText(sig)),
+		Description: chooseDescription(sig),
+		Tagline:     chooseTagline(sig, brand),
+		Locale:      chooseLocale(sig),
+		Links:       chooseLinks(sig),
 	}
 }
 

@@ -21,13 +21,15 @@ type Signals struct {
 			C     string `json:"c"`
 			Media string `json:"media"`
 		} `json:"themeColor"`
-		TileColor   string `json:"tileColor"`
-		OGSiteName  string `json:"ogSiteName"`
-		AppName     string `json:"appName"`
-		OGTitle     string `json:"ogTitle"`
-		OGImage     string `json:"ogImage"`
-		Description string `json:"description"`
-		Manifest    string `json:"manifest"`
+		TileColor     string `json:"tileColor"`
+		OGSiteName    string `json:"ogSiteName"`
+		AppName       string `json:"appName"`
+		OGTitle       string `json:"ogTitle"`
+		OGImage       string `json:"ogImage"`
+		Description   string `json:"description"`
+		OGDescription string `json:"ogDescription"` // og:description or twitter:description
+		OGLocale      string `json:"ogLocale"`
+		Manifest      string `json:"manifest"`
 	} `json:"meta"`
 	Icons       []IconLink   `json:"icons"`
 	JSONLD      []JSONLDOrg  `json:"jsonLd"`
@@ -44,6 +46,9 @@ type Signals struct {
 	// TextBg: characters of copy by the painted background behind them
 	// ("" = nothing painted up to the root, i.e. the page's own).
 	TextBg []TextBg `json:"textBg,omitempty"`
+	// OutLinks: links to other hosts in the header, the footer or marked
+	// rel=me (where = header, footer or "").
+	OutLinks []OutLink `json:"outLinks,omitempty"`
 
 	// Filled in by the observer after the page: the web app manifest and
 	// every logo candidate it tried (see LogoFile).
@@ -60,9 +65,16 @@ type IconLink struct {
 }
 
 type JSONLDOrg struct {
-	Type string `json:"type"`
-	Name string `json:"name"`
-	Logo string `json:"logo"`
+	Type   string   `json:"type"`
+	Name   string   `json:"name"`
+	Logo   string   `json:"logo"`
+	SameAs []string `json:"sameAs,omitempty"`
+}
+
+type OutLink struct {
+	Href  string `json:"href"`
+	Where string `json:"where"`
+	Rel   string `json:"rel"`
 }
 
 type TextBg struct {

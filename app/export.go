@@ -1,0 +1,244 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Export formats of a pack (GET /api/v1/pack/{domain}?format=…, MCP
+// get_brand_pack's `format`). "" and "json" are the pack itself.
+const (
+	FormatJSON     = "json"
+	FormatDTCG     = "dtcg"     // W3C Design Tokens Community Group format (2025.10), application/design-tokens+json
+	FormatCSS      = "css"      // a :root custom-property stylesheet
+	FormatTailwind = "tailwind" // a Tailwind CSS v4 @theme block
+)
+
+// Formats lists the accepted values of `format`.
+var Formats = []string{FormatJSON, FormatDTCG, FormatCSS, FormatTailwind}
+
+// CheckFormat validates a `format` value ("" is the pack as JSON); an
+// unknown one is a validation_error with details.field = "format".
+func CheckFormat(format string) (string, error) {
+	f := strings.ToLower(strings.TrimSpace(format))
+	if f == "" {
+		return FormatJSON, nil
+	}
+	for _, ok := range Formats {
+		if f == ok {
+			return f, nil
+		}
+	}
+	return "", FieldError("format", "format must be one of %s", strings.Join(Formats, ", ")).With("allowed", Formats)
+}
+
+// Export is a pack rendered in one format.
+type Export struct {
+	Pack        *Pack
+	Format      string
+	ContentType string
+	Body        []byte
+}
+
+// GetPackExport is GetPack in a format: the format is checked before the
+// pack is fetched (an unknown one costs nothing), then the pack is served
+// under the same cache and quota rules and rendered.
+func (s *Service) GetPackExport(ctx context.Context, u *User, rawDomain, format string) (*Export, error) {
+	f, err := CheckFormat(format)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.GetPack(ctx, u, rawDomain)
+	if err != nil {
+		return nil, err
+	}
+	return RenderPack(p, f)
+}
+
+// RenderPack renders a pack in a checked format.
+func RenderPack(p *Pack, format string) (*Export, error) {
+	x := &Export{Pack: p, Format: format}
+	var err error
+	switch format {
+	case FormatJSON:
+		x.ContentType = "application/json"
+		x.Body, err = json.Marshal(p)
+	case FormatDTCG:
+		x.ContentType = "application/design-tokens+json"
+		x.Body, err = json.MarshalIndent(DTCGTokens(p), "", "  ")
+	case FormatCSS:
+		x.ContentType = "text/css; charset=utf-8"
+		x.Body = CSSTokens(p)
+	case FormatTailwind:
+		x.ContentType = "text/css; charset=utf-8"
+		x.Body = TailwindCSS(p)
+	default:
+		_, err = CheckFormat(format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// tokenColor is one named colour of the exports.
+type tokenColor struct{ name, hex string }
+
+// roleColors are the pack's colours in export order: roles, then the
+// palette as palette-1…n.
+func roleColors(c Colors) (roles, palette []tokenColor) {
+	for _, r := range []tokenColor{{"primary", c.Primary}, {"secondary", c.Secondary}, {"accent", c.Accent},
+		{"background", c.Background}, {"text", c.Text}} {
+		if validHexColor(r.hex) {
+			roles = append(roles, r)
+		}
+	}
+	for i, h := range c.Palette {
+		if validHexColor(h) {
+			palette = append(palette, tokenColor{"palette-" + strconv.Itoa(i+1), h})
+		}
+	}
+	return roles, palette
+}
+
+// onColors are the best text colours on the brand roles (from contrast).
+func onColors(c Colors) []tokenColor {
+	if c.Contrast == nil {
+		return nil
+	}
+	var out []tokenColor
+	for _, r := range []struct {
+		name string
+		ct   *Contrast
+	}{{"on-primary", c.Contrast.Primary}, {"on-secondary", c.Contrast.Secondary}, {"on-accent", c.Contrast.Accent}} {
+		if r.ct != nil && validHexColor(r.ct.On) {
+			out = append(out, tokenColor{r.name, r.ct.On})
+		}
+	}
+	return out
+}
+
+func validHexColor(h string) bool {
+	if len(h) != 7 || h[0] != '#' {
+		return false
+	}
+	_, err := strconv.ParseUint(h[1:], 16, 32)
+	return err == nil
+}
+
+// fontRoles are the pack's font families by role (first of each role).
+func fontRoles(fonts []Font) []Font {
+	seen := map[string]bool{}
+	var out []Font
+	for _, f := range fonts {
+		if f.Family == "" || f.Role == "" || seen[f.Role] {
+			continue
+		}
+		seen[f.Role] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// cssString quotes s as a CSS string: quotes, backslashes and control
+// characters are escaped, so a family name from a site cannot end the
+// declaration or the rule.
+func cssString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\' || r < 0x20 || r == 0x7f || r == '<' || r == '>':
+			fmt.Fprintf(&b, "\\%x ", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// genericFamilies are CSS generic family keywords: written unquoted.
+var genericFamilies = map[string]bool{"serif": true, "sans-serif": true, "monospace": true, "cursive": true,
+	"fantasy": true, "system-ui": true, "ui-serif": true, "ui-sans-serif": true, "ui-monospace": true,
+	"ui-rounded": true, "math": true, "emoji": true, "fangsong": true}
+
+// fontStack is the family and its declared fallbacks, closed by a generic
+// family (sans-serif, serif for a secondary role) when the stack has none.
+func fontStack(f Font) []string {
+	out := append([]string{f.Family}, f.Fallbacks...)
+	for _, x := range out {
+		if genericFamilies[strings.ToLower(x)] {
+			return out
+		}
+	}
+	if f.Role == "secondary" {
+		return append(out, "serif")
+	}
+	return append(out, "sans-serif")
+}
+
+// cssStack writes a stack: generic keywords bare, names as CSS strings.
+func cssStack(f Font) string {
+	var parts []string
+	for _, x := range fontStack(f) {
+		if genericFamilies[strings.ToLower(x)] {
+			parts = append(parts, strings.ToLower(x))
+		} else {
+			parts = append(parts, cssString(x))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CSSTokens renders the pack as a :root custom-property stylesheet
+// (--brand-primary …, --brand-palette-N, --brand-on-primary …,
+// --brand-font-primary …).
+func CSSTokens(p *Pack) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "/* Brand tokens of %s, generated by brandpack. */\n:root {\n", cssComment(p.Domain))
+	writeVars(&b, p, "--brand-", "--brand-font-")
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// writeVars writes the colour and font custom properties of a pack.
+func writeVars(b *bytes.Buffer, p *Pack, colorPrefix, fontPrefix string) {
+	roles, palette := roleColors(p.Colors)
+	for _, list := range [][]tokenColor{roles, palette, onColors(p.Colors)} {
+		for _, c := range list {
+			fmt.Fprintf(b, "  %s%s: %s;\n", colorPrefix, c.name, c.hex)
+		}
+	}
+	for _, f := range fontRoles(p.Fonts) {
+		fmt.Fprintf(b, "  %s%s: %s;\n", fontPrefix, cssIdent(f.Role), cssStack(f))
+	}
+}
+
+// cssComment keeps a value from closing a comment.
+func cssComment(s string) string { return strings.ReplaceAll(s, "*/", "* /") }
+
+// cssIdent keeps letters, digits and hyphens of a role name.
+func cssIdent(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, strings.ToLower(s))
+}
+
+// TailwindCSS renders the pack as a Tailwind CSS v4 `@theme` block: put it
+// in the main stylesheet after `@import "tailwindcss";` and the utilities
+// follow (bg-brand-primary, text-brand-on-primary, font-brand-primary).
+func TailwindCSS(p *Pack) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "/* Tailwind CSS v4 theme of %s, generated by brandpack: add after @import \"tailwindcss\"; */\n@theme {\n", cssComment(p.Domain))
+	writeVars(&b, p, "--color-brand-", "--font-brand-")
+	b.WriteString("}\n")
+	return b.Bytes()
+}
