@@ -168,28 +168,25 @@ func toolByName(name string) *tool {
 }
 
 // call runs a tool as the grant's user (plan read now) and, once it
-// succeeded, counts the call on the connection. It returns the tool's
-// output as JSON.
-func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (json.RawMessage, error) {
-	t := toolByName(name)
-	if t == nil {
-		return nil, methodNotFound("tool " + name)
+// succeeded, counts the call on the connection ("calls this month").
+func (s *Server) call(ctx context.Context, extra *sdk.RequestExtra, name string, args json.RawMessage) (json.RawMessage, error) {
+	g := grantOf(extra)
+	if g == nil {
+		return nil, app.Errorf(app.EREVOKED, "No valid grant on this request.")
 	}
 	u, err := s.svc.UserByID(ctx, g.UserID)
 	if err != nil {
 		return nil, err
 	}
-	out, err := t.run(ctx, s, u, args)
+	out, err := toolByName(name).run(ctx, s, u, args)
 	if err != nil {
 		return nil, err
 	}
 	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
+			s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
+		}
 	}
-	// Only successful calls count ("calls this month").
-	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
-		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
-	}
-	return b, nil
+	return b, err
 }
