@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,8 +44,7 @@ type rpcCode struct {
 	message string
 }
 
-// protocolError is a JSON-RPC-level error that has no application code
-// (malformed envelope, unknown method or tool).
+// protocolError is a JSON-RPC error with no application code.
 type protocolError struct {
 	code    int64
 	message string
@@ -87,9 +87,7 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
 	}
 	data := map[string]any{}
-	for k, v := range app.ErrorDetails(err) {
-		data[k] = v
-	}
+	maps.Copy(data, app.ErrorDetails(err))
 	data["error"] = code
 	msg := app.ErrorMessage(err)
 	switch m.code {
@@ -121,49 +119,44 @@ func fieldError(field, reason string) error {
 }
 
 // fromSDK rebuilds an error the go-sdk made by its JSON-RPC code alone; its
-// message (Go text) goes to the log. The unknown tools, prompts and resource
-// URIs the SDK would answer are refused before it (errorMiddleware), with
-// the precise field.
+// message (Go text) goes to the log.
 func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
 	log.Debug("mcp: sdk error", "code", we.Code, "message", we.Message)
 	switch we.Code {
 	case CodeInvalidParams:
 		return NewError(log, fieldError("params", "the params do not match this method's schema"))
 	case CodeMethodNotFound:
-		return wire(CodeMethodNotFound, "Method not found", map[string]any{"reason": "this method is not exposed"})
+		return NewError(log, methodNotFound("this method"))
 	case CodeInvalidRequest:
-		return wire(CodeInvalidRequest, "Invalid request", map[string]any{"reason": "the request is not a valid MCP request"})
+		return NewError(log, invalidRequest("the request is not a valid MCP request"))
 	case CodeInternal, 0:
-		log.Error("mcp: internal error", "code", we.Code, "message", we.Message)
-		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
+		return NewError(log, fmt.Errorf("mcp: sdk error %d: %s", we.Code, we.Message))
 	}
 	return wire(we.Code, "Error", map[string]any{"reason": "the request could not be handled"})
 }
 
-// transportReasons are the refusals of the SDK's HTTP transport, which it
-// writes as text/plain, by status (textErrorWriter keeps the status).
-var transportReasons = map[int]string{
-	http.StatusBadRequest:            "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body",
-	http.StatusMethodNotAllowed:      "use POST, GET or DELETE on /mcp",
-	http.StatusNotAcceptable:         "send Accept: application/json, text/event-stream",
-	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
-	http.StatusUnsupportedMediaType:  "send the body as Content-Type: application/json",
-}
-
 // transportError is the JSON-RPC form of a refusal the SDK's HTTP transport
-// writes as text/plain (status kept): 404 session not found → -32000
-// session_not_found; 5xx → -32603; any other → -32600.
+// writes as text/plain, by status: 404 → -32000 session_not_found; 5xx →
+// -32603; any other → -32600 with a reason for the status.
 func transportError(status int) error {
-	switch {
-	case status == http.StatusNotFound:
+	reason := "the MCP transport refused the request"
+	switch status {
+	case http.StatusNotFound:
 		return &protocolError{CodeGeneric, "Session not found", map[string]any{
 			"error": "session_not_found", "reason": "this session is unknown or ended; initialize a new session"}}
-	case status >= 500:
-		return fmt.Errorf("mcp transport: status %d", status)
+	case http.StatusBadRequest:
+		reason = "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body"
+	case http.StatusMethodNotAllowed:
+		reason = "use POST, GET or DELETE on /mcp"
+	case http.StatusNotAcceptable:
+		reason = "send Accept: application/json, text/event-stream"
+	case http.StatusRequestEntityTooLarge:
+		reason = "the body is larger than 1 MiB"
+	case http.StatusUnsupportedMediaType:
+		reason = "send the body as Content-Type: application/json"
 	}
-	reason, ok := transportReasons[status]
-	if !ok {
-		reason = "the MCP transport refused the request"
+	if status >= 500 {
+		return fmt.Errorf("mcp transport: status %d", status)
 	}
 	return invalidRequest(reason)
 }
