@@ -68,32 +68,21 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) hostOK(host string) bool {
-	if strings.EqualFold(host, s.host) {
-		return true
-	}
-	h, _, err := net.SplitHostPort(host)
-	if err != nil {
-		h = host
-	}
-	h = strings.Trim(h, "[]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
+func (s *Server) hostOK(host string) bool { return strings.EqualFold(host, s.host) || loopback(host) }
 
 func (s *Server) originOK(origin string) bool {
-	if slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) {
-		return true
+	h, ok := strings.CutPrefix(origin, "http://")
+	return slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) || ok && loopback(h)
+}
+
+// loopback tells a host[:port] that names this machine.
+func loopback(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	for _, p := range []string{"http://localhost", "http://127.0.0.1", "http://[::1]"} {
-		if origin == p || strings.HasPrefix(origin, p+":") {
-			return true
-		}
-	}
-	return false
+	host = strings.Trim(host, "[]")
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
 }
 
 // authenticated validates the bearer token of every request (spec §5.2).
@@ -142,27 +131,6 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
 			return
 		}
-		var id any
-		if r.Method == http.MethodPost && r.URL.Path == "/mcp" {
-			var done bool
-			if id, done = s.precheck(w, r, false); done {
-				return
-			}
-		}
-		if r.URL.Path == "/mcp" {
-			tw := &textErrorWriter{ResponseWriter: w}
-			defer tw.finish(s, id)
-			w = tw
-			if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
-				// The standalone event stream: if its session is closed because
-				// the connection was revoked, its last event says so (-32003).
-				defer func() {
-					if s.sessionRevoked(sid) && tw.status == 0 {
-						s.writeRevokedNotice(tw)
-					}
-				}()
-			}
-		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
 	})
 }
@@ -197,23 +165,38 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Error: e})
 }
 
-// handleToolsCall is POST /mcp/tools/call: one JSON-RPC tools/call request,
-// one JSON-RPC response, no session (spec §4.2). A thin adapter: it checks
-// the envelope (what the SDK would refuse in plain text, or answer with a
-// changed id) and hands the request to the same SDK server as /mcp, as a
-// stateless request, so the call runs the same middleware and handlers.
-func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
-	id, done := s.precheck(w, r, true)
-	if done {
-		return
-	}
-	h := r.Header
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
-	h.Set("Mcp-Protocol-Version", "2025-06-18")
-	h.Del("Mcp-Session-Id")
-	w.Header().Set("Cache-Control", "no-store")
-	tw := &textErrorWriter{ResponseWriter: w}
-	defer tw.finish(s, id)
-	s.stateless.ServeHTTP(tw, r)
+// serveRPC hands a request to an SDK handler: POST bodies through precheck
+// first, the transport's text/plain refusals turned into JSON-RPC. With
+// toolsCall it is POST /mcp/tools/call (spec §4.2), a thin adapter: one
+// tools/call request as a stateless request to the same SDK server, so the
+// call runs the same middleware and handlers, one JSON-RPC response.
+func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var id any
+		if r.Method == http.MethodPost {
+			var done bool
+			if id, done = s.precheck(w, r, toolsCall); done {
+				return
+			}
+		}
+		if toolsCall {
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			r.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+			r.Header.Del("Mcp-Session-Id")
+			w.Header().Set("Cache-Control", "no-store")
+		}
+		tw := &textErrorWriter{ResponseWriter: w}
+		defer tw.finish(s, id)
+		if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
+			// The standalone event stream: if its session is closed because
+			// the connection was revoked, its last event says so (-32003).
+			defer func() {
+				if s.sessionRevoked(sid) && tw.status == 0 {
+					s.writeRevokedNotice(tw)
+				}
+			}()
+		}
+		h.ServeHTTP(tw, r)
+	})
 }

@@ -124,8 +124,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 		mux.HandleFunc(p, s.handlePRM)
 		mux.HandleFunc("OPTIONS"+strings.TrimPrefix(p, "GET"), s.handlePRM)
 	}
-	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.handler))))
-	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(http.HandlerFunc(s.handleToolsCall))))
+	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.serveRPC(s.handler, false)))))
+	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(s.serveRPC(s.stateless, true))))
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
 }
 

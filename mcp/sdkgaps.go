@@ -119,20 +119,11 @@ func exactID(raw json.RawMessage) (any, error) {
 
 // methods are the JSON-RPC methods /mcp exposes; any other is -32601.
 var methods = map[string]struct{ notification, needsParams bool }{
-	"initialize":                       {needsParams: true},
-	"ping":                             {},
-	"tools/list":                       {},
-	"tools/call":                       {needsParams: true},
-	"prompts/list":                     {},
-	"prompts/get":                      {needsParams: true},
-	"resources/list":                   {},
-	"resources/templates/list":         {},
-	"resources/read":                   {needsParams: true},
-	"logging/setLevel":                 {needsParams: true},
-	"notifications/initialized":        {notification: true},
-	"notifications/cancelled":          {notification: true},
-	"notifications/progress":           {notification: true, needsParams: true},
-	"notifications/roots/list_changed": {notification: true},
+	"ping": {}, "tools/list": {}, "prompts/list": {}, "resources/list": {}, "resources/templates/list": {},
+	"initialize": {needsParams: true}, "tools/call": {needsParams: true}, "prompts/get": {needsParams: true},
+	"resources/read": {needsParams: true}, "logging/setLevel": {needsParams: true},
+	"notifications/initialized": {notification: true}, "notifications/cancelled": {notification: true},
+	"notifications/roots/list_changed": {notification: true}, "notifications/progress": {true, true},
 }
 
 type envelope struct {
