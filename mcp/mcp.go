@@ -72,7 +72,7 @@ func New(cfg Config) *Server {
 	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, public: public, mcpURL: public + "/mcp",
 		issuer: cmp.Or(strings.TrimRight(cfg.Issuer, "/"), public), prmURL: public + "/.well-known/oauth-protected-resource/mcp",
 		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins,
-		tracker: newSessionTracker(), revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
+		tracker: &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}, revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
 	if u, err := url.Parse(public); err == nil {
 		s.host = u.Host
 	}
@@ -134,7 +134,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 // its deadline. The composition root calls it from RegisterOnShutdown. It
 // also ends the periodic check of sessions' connections.
 func (s *Server) CloseSessions() {
-	s.stopWatching()
+	s.tracker.stopped.Do(func() { close(s.tracker.stop) })
 	for ss := range s.sdk.Sessions() {
 		if err := ss.Close(); err != nil {
 			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
