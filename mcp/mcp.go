@@ -3,9 +3,6 @@
 // POST {public}/mcp/tools/call, and RFC 9728 protected-resource metadata.
 // Every request carries an OAuth access token, validated on every call; the
 // tools call the same app.Service as REST, as the token's user.
-//
-// It declares the small interfaces it consumes (Tokens) and never imports
-// oauth or app/web.
 package mcp
 
 import (
@@ -25,14 +22,11 @@ import (
 
 // Tokens validates access tokens and counts calls. *oauth.Server implements it.
 type Tokens interface {
-	// VerifyAccessToken checks signature, issuer, audience, expiry and that
-	// the grant is active. Errors: app.EINVALIDTOKEN, or app.EREVOKED (with
-	// the grant) when the token was good but its connection is revoked.
+	// VerifyAccessToken fails with app.EINVALIDTOKEN, or app.EREVOKED (and
+	// the grant) when the token is good but its connection revoked.
 	VerifyAccessToken(ctx context.Context, token string) (*app.AccessGrant, error)
-	// RecordCall counts one tool call on a connection (calls this month).
 	RecordCall(ctx context.Context, connectionID string) error
-	// InactiveConnections returns those of ids that are no longer active
-	// (revoked, or gone): the periodic check of open sessions.
+	// InactiveConnections returns those of ids revoked or gone.
 	InactiveConnections(ctx context.Context, ids []string) ([]string, error)
 }
 
@@ -129,10 +123,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
 }
 
-// CloseSessions ends every MCP session, and with them their open event
-// streams (GET /mcp), which would otherwise hold http.Server.Shutdown until
-// its deadline. The composition root calls it from RegisterOnShutdown. It
-// also ends the periodic check of sessions' connections.
+// CloseSessions ends every MCP session and the periodic check; open event
+// streams would otherwise hold http.Server.Shutdown until its deadline.
 func (s *Server) CloseSessions() {
 	s.tracker.stopped.Do(func() { close(s.tracker.stop) })
 	for ss := range s.sdk.Sessions() {
@@ -143,9 +135,7 @@ func (s *Server) CloseSessions() {
 }
 
 // streamDeadline lifts the HTTP server's WriteTimeout from the standalone
-// SSE stream (GET /mcp), which stays open while its session lives (the SDK
-// ends idle sessions after SessionTimeout). POSTs keep the server's
-// WriteTimeout, which serve sizes to cover a fresh extraction.
+// SSE stream (GET /mcp), which lives as long as its session.
 func streamDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
@@ -164,11 +154,9 @@ func grantOf(extra *sdk.RequestExtra) *app.AccessGrant {
 	return g
 }
 
-// errorMiddleware makes a resource URI outside brandpack://packs/ a -32602
-// on data.field "uri", and passes every other error — the handlers' and the
-// SDK's alike — through the one constructor. (An unknown tool or prompt,
-// which the SDK would answer -32602, never reaches it: precheck answers
-// -32601 on both POST paths.)
+// errorMiddleware refuses a resource URI outside brandpack://packs/ (-32602
+// on "uri") and passes every error, the handlers' and the SDK's, through
+// the one constructor.
 func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
@@ -176,7 +164,7 @@ func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 				return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
 			}
 		}
-		res, err := next(ctx, method, req) // handlers return app errors as they are
+		res, err := next(ctx, method, req)
 		if err != nil {
 			return nil, NewError(s.log, err)
 		}

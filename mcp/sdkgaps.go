@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"regexp"
@@ -211,11 +210,7 @@ func checkParams(method string, params json.RawMessage) error {
 		return nil
 	}
 	if err := json.Unmarshal(params, dst); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			field = te.Field
-		}
-		return fieldError(field, field+" does not have the type this method's schema gives it")
+		return typeError(err, field, "this method's schema")
 	}
 	// An unknown tool or prompt is answered here: the SDK rewrites every
 	// -32601 a handler returns to its own message, without data.

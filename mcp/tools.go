@@ -31,9 +31,7 @@ type batchArgs struct {
 	Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
 }
 
-// tool is one MCP tool: its definition (schemas inferred from Go types) and
-// a handler that runs as a user. The same table serves the Streamable HTTP
-// endpoint and POST /mcp/tools/call.
+// tool is one MCP tool: its definition and a handler that runs as a user.
 type tool struct {
 	def *sdk.Tool
 	run func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error)
@@ -112,14 +110,18 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 		}
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
-		field := "arguments"
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			field = te.Field
-		}
-		return in, fieldError(field, field+" does not have the type the tool's input schema gives it")
+		return in, typeError(err, "arguments", "the tool's input schema")
 	}
 	return in, nil
+}
+
+// typeError is -32602 on the field a decoding error names (or field).
+func typeError(err error, field, schema string) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field = te.Field
+	}
+	return fieldError(field, field+" does not have the type "+schema+" gives it")
 }
 
 var tools = []*tool{
