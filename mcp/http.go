@@ -85,13 +85,13 @@ func loopback(host string) bool {
 	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
 }
 
-// authenticated validates the bearer token of every request (spec §5.2).
-// No token → 401 with resource_metadata and scope; a bad, expired or
-// foreign token → 401 invalid_token; a revoked grant → 401 invalid_token
-// whose body is the JSON-RPC -32003 error of the request.
+// authenticated validates the bearer token of every request (spec §5.2):
+// none → 401 with resource_metadata and scope; bad, expired, foreign or
+// revoked → 401 invalid_token (revoked: a JSON-RPC -32003 body answering the
+// request's id, so a client on a session sees it as an MCP error). The SDK's
+// middleware then puts the grant where tools see it and binds sessions to
+// the user.
 func (s *Server) authenticated(next http.Handler) http.Handler {
-	// The SDK's middleware puts the verified grant where tools see it
-	// (RequestExtra.TokenInfo) and binds sessions to the user.
 	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
 		g, _ := ctx.Value(grantKey{}).(*app.AccessGrant)
 		if g == nil {
@@ -101,8 +101,8 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := bearer(r)
-		if !ok {
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || token == "" {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, s.prmURL, app.MCPScope))
 			writeRPC(w, http.StatusUnauthorized, nil, NewError(s.log,
 				app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")))
@@ -115,14 +115,10 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 				writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
 				return
 			}
-			// Always 401 invalid_token. A revoked grant's body is JSON-RPC
-			// -32003 answering the request's id, so a client on an existing
-			// session sees the revocation as an MCP error (spec §5.2 rule 5).
-			w.Header().Set("WWW-Authenticate", s.invalidToken(app.ErrorMessage(err)))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
+				app.ErrorMessage(err), s.prmURL, app.MCPScope))
 			if code == app.EREVOKED && g != nil {
-				// Revoked, maybe by another process (the admin CLI): end the
-				// connection's other sessions and streams now.
-				s.CloseConnection(g.ConnectionID)
+				s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
 			}
 			var id any
 			if code == app.EREVOKED && r.Method == http.MethodPost {
@@ -137,32 +133,11 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 
 type grantKey struct{}
 
-func (s *Server) invalidToken(desc string) string {
-	return fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
-		desc, s.prmURL, app.MCPScope)
-}
-
-func bearer(r *http.Request) (string, bool) {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	token = strings.TrimSpace(token)
-	return token, token != ""
-}
-
-// rpcResponse is a JSON-RPC 2.0 response.
-type rpcResponse struct {
-	JSONRPC string         `json:"jsonrpc"`
-	ID      any            `json:"id"`
-	Error   *jsonrpc.Error `json:"error,omitempty"`
-}
-
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Error: e})
+	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
 }
 
 // serveRPC hands a request to an SDK handler: POST bodies through precheck

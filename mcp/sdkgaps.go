@@ -27,8 +27,7 @@ import (
 // finish answers it as JSON-RPC. Everything else passes straight through.
 type textErrorWriter struct {
 	http.ResponseWriter
-	status int // non-zero once an error is being caught
-	text   bytes.Buffer
+	status int // non-zero once an error is being caught (its text is dropped)
 }
 
 func (w *textErrorWriter) WriteHeader(code int) {
@@ -41,9 +40,6 @@ func (w *textErrorWriter) WriteHeader(code int) {
 
 func (w *textErrorWriter) Write(b []byte) (int, error) {
 	if w.status != 0 {
-		if w.text.Len() < 4<<10 {
-			w.text.Write(b)
-		}
 		return len(b), nil
 	}
 	return w.ResponseWriter.Write(b)
@@ -62,8 +58,7 @@ func (w *textErrorWriter) finish(s *Server, id any) {
 	if w.status == 0 {
 		return
 	}
-	h := w.ResponseWriter.Header()
-	h.Del("X-Content-Type-Options")
+	w.ResponseWriter.Header().Del("X-Content-Type-Options")
 	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status)))
 }
 
