@@ -27,21 +27,16 @@ const (
 
 // codeOf is THE table of the MCP surface: application error code → JSON-RPC
 // code and message. Codes not listed are -32000 GenericError.
-var codeOf = map[string]rpcCode{
-	app.EVALIDATION:   {CodeInvalidParams, "Invalid params"},
-	app.EQUOTA:        {CodeQuota, "Quota exceeded"},
-	app.ESCRAPER:      {CodeUpstream, "Upstream scraper failure"},
-	app.ETIMEOUT:      {CodeUpstream, "Upstream scraper timeout"},
-	app.EREVOKED:      {CodeRevoked, "OAuth grant revoked"},
-	app.EINVALIDTOKEN: {CodeGeneric, "Unauthorized"},
-	app.EINTERNAL:     {CodeInternal, "Internal error"},
-	app.ENOTFOUND:     {CodeGeneric, "Not found"},
-	app.EFORBIDDEN:    {CodeGeneric, "Forbidden"},
-}
-
-type rpcCode struct {
-	code    int64
-	message string
+var codeOf = map[string]jsonrpc.Error{
+	app.EVALIDATION:   {Code: CodeInvalidParams, Message: "Invalid params"},
+	app.EQUOTA:        {Code: CodeQuota, Message: "Quota exceeded"},
+	app.ESCRAPER:      {Code: CodeUpstream, Message: "Upstream scraper failure"},
+	app.ETIMEOUT:      {Code: CodeUpstream, Message: "Upstream scraper timeout"},
+	app.EREVOKED:      {Code: CodeRevoked, Message: "OAuth grant revoked"},
+	app.EINVALIDTOKEN: {Code: CodeGeneric, Message: "Unauthorized"},
+	app.EINTERNAL:     {Code: CodeInternal, Message: "Internal error"},
+	app.ENOTFOUND:     {Code: CodeGeneric, Message: "Not found"},
+	app.EFORBIDDEN:    {Code: CodeGeneric, Message: "Forbidden"},
 }
 
 // protocolError is a JSON-RPC error with no application code.
@@ -62,10 +57,8 @@ func methodNotFound(what string) error {
 }
 
 // NewError is the ONE constructor of every JSON-RPC error the MCP surface
-// returns, from tools, resources, prompts, the SDK and the HTTP layer alike.
-// data carries the same context as REST details plus "error" (the stable
-// snake_case code); -32602 always has data.field and data.reason. Every
-// reason is written for people here or in app; internal error text, and the
+// returns. data carries the REST details plus "error" (the snake_case code);
+// -32602 always has data.field and data.reason. Internal error text, and the
 // SDK's own Go text, are logged, never sent.
 func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	var pe *protocolError
@@ -80,9 +73,9 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	code := app.ErrorCode(err)
 	m, ok := codeOf[code]
 	if !ok {
-		m = rpcCode{CodeGeneric, "Error"}
+		m = jsonrpc.Error{Code: CodeGeneric, Message: "Error"}
 	}
-	if m.code == CodeInternal {
+	if m.Code == CodeInternal {
 		log.Error("mcp: internal error", "err", err)
 		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
 	}
@@ -90,7 +83,7 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	maps.Copy(data, app.ErrorDetails(err))
 	data["error"] = code
 	msg := app.ErrorMessage(err)
-	switch m.code {
+	switch m.Code {
 	case CodeInvalidParams:
 		if _, ok := data["field"]; !ok {
 			data["field"] = "arguments"
@@ -102,7 +95,7 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 		data["used"] = data["monthly_used"]
 		data["limit"] = data["monthly_limit"]
 	}
-	return wire(m.code, msg, data)
+	return wire(m.Code, msg, data)
 }
 
 func wire(code int64, msg string, data map[string]any) *jsonrpc.Error {

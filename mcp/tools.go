@@ -19,17 +19,17 @@ type packArgs struct {
 	Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
 }
 
-type analyzeArgs struct {
-	URL string `json:"url" jsonschema:"An absolute http(s) URL."`
-}
-
-type jobArgs struct {
-	JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
-}
-
-type batchArgs struct {
-	Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
-}
+type (
+	analyzeArgs struct {
+		URL string `json:"url" jsonschema:"An absolute http(s) URL."`
+	}
+	jobArgs struct {
+		JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
+	}
+	batchArgs struct {
+		Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
+	}
+)
 
 // tool is one MCP tool: its definition and a handler that runs as a user.
 type tool struct {
@@ -100,12 +100,10 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 	for _, name := range schema.Required {
 		var v string
 		raw, ok := m[name]
-		switch {
-		case !ok:
-			return in, fieldError(name, name+" is required")
-		case schema.Properties[name].Type == "string" && json.Unmarshal(raw, &v) != nil:
+		str := schema.Properties[name].Type == "string"
+		if ok && str && json.Unmarshal(raw, &v) != nil {
 			return in, fieldError(name, name+" must be a string")
-		case schema.Properties[name].Type == "string" && strings.TrimSpace(v) == "":
+		} else if !ok || str && strings.TrimSpace(v) == "" {
 			return in, fieldError(name, name+" is required")
 		}
 	}
