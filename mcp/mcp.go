@@ -48,22 +48,22 @@ type Config struct {
 
 // Server is the MCP resource server. It is safe for concurrent use.
 type Server struct {
-	svc                            *app.Service
-	tokens                         Tokens
-	public, mcpURL, issuer, prmURL string
-	host                           string
-	log                            *slog.Logger
-	origins                        []string
-	sdk                            *sdk.Server
-	handler, stateless             http.Handler // /mcp with sessions; /mcp/tools/call, one request each
-	tracker                        *sessionTracker
-	revocationCheck                time.Duration
+	svc                    *app.Service
+	tokens                 Tokens
+	mcpURL, issuer, prmURL string
+	host                   string
+	log                    *slog.Logger
+	origins                []string
+	sdk                    *sdk.Server
+	handler, stateless     http.Handler // /mcp with sessions; /mcp/tools/call, one request each
+	tracker                *sessionTracker
+	revocationCheck        time.Duration
 }
 
 // New builds the server and its go-sdk Streamable HTTP handlers.
 func New(cfg Config) *Server {
 	public := strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, public: public, mcpURL: public + "/mcp",
+	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, mcpURL: public + "/mcp",
 		issuer: cmp.Or(strings.TrimRight(cfg.Issuer, "/"), public), prmURL: public + "/.well-known/oauth-protected-resource/mcp",
 		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins,
 		tracker: &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}, revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}

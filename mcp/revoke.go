@@ -18,17 +18,16 @@ import (
 
 // Ending the sessions of a revoked connection (spec §5.2 rule 5; docs/mcp.md
 // "Revocation ends the connection's sessions"): trackMiddleware remembers
-// the connections each session was used with; CloseConnection (in-process
-// revocations), a revoked token on any request, and the periodic check
-// (revocations by another process) close the sessions; a closed session's
-// standalone stream ends with the -32003 notice.
-
-// DefaultRevocationCheck is how often open sessions' connections are checked.
-const DefaultRevocationCheck = 10 * time.Second
-
-// revokedRetry is the SSE retry sent with the revocation notice: the client
-// reconnects soon and is told 401 / -32003.
-const revokedRetry = 250 * time.Millisecond
+// each session's connections; CloseConnection, a revoked token on any
+// request, and the periodic check (revocations by another process) close
+// the sessions; a closed session's standalone stream ends with the notice.
+const (
+	// DefaultRevocationCheck is how often open sessions' connections are checked.
+	DefaultRevocationCheck = 10 * time.Second
+	// revokedRetry is the SSE retry sent with the revocation notice: the
+	// client reconnects soon and is told 401 / -32003.
+	revokedRetry = 250 * time.Millisecond
+)
 
 type sessionTracker struct {
 	mu             sync.Mutex
@@ -65,10 +64,8 @@ func (s *Server) sessionRevoked(sessionID string) bool {
 	return r
 }
 
-// CloseConnection ends, at once, every MCP session used with the connection
-// (grant) id: their open event streams get the -32003 notice and end. The
-// authorization server calls it when it revokes a connection (oauth.Config
-// OnRevoke). It does not block; an unknown id is a no-op.
+// CloseConnection ends every MCP session used with the connection (grant)
+// id, without blocking: oauth.Config OnRevoke calls it.
 func (s *Server) CloseConnection(id string) {
 	s.closeConnections(id)
 }

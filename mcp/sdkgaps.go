@@ -12,16 +12,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The workaround for what the go-sdk (v1.8) cannot do, in one place. Its
-// Streamable HTTP transport refuses some requests in text/plain before any
-// extension point sees them (unknown method, missing params, malformed
-// envelope: 400; unknown session: 404; wrong Content-Type: 415), and its
-// server answers an unknown tool or prompt -32602 where the spec says
-// -32601. So precheck reads a POST body once, before the transport, and
-// answers those itself; textErrorWriter turns the transport's remaining
-// text/plain refusals into JSON-RPC errors with the same status.
-// sdkgaps_test.go pins this SDK behaviour: when an upgrade answers these in
-// JSON-RPC itself, it fails, and this file can go.
+// The workaround for what the go-sdk (v1.8) cannot do, in one place: its
+// transport refuses some requests in text/plain before any extension point
+// (unknown method, missing params, bad envelope, unknown session, wrong
+// Content-Type), and it answers an unknown tool or prompt -32602, not the
+// spec's -32601. precheck answers those first; textErrorWriter rewrites the
+// rest. sdkgaps_test.go fails when an SDK upgrade makes this file needless.
 
 // textErrorWriter holds back a text/plain error response (status >= 400);
 // finish answers it as JSON-RPC. Everything else passes straight through.
