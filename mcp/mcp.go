@@ -189,11 +189,7 @@ func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*s
 }
 
 func (s *Server) brandBrief(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
-	raw := req.Params.Arguments["domain"]
-	if strings.TrimSpace(raw) == "" {
-		return nil, fieldError("domain", "domain is required")
-	}
-	domain, err := app.NormalizeDomain(raw, "domain")
+	domain, err := app.NormalizeDomain(req.Params.Arguments["domain"], "domain")
 	if err != nil {
 		return nil, err
 	}
