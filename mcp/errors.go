@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -26,26 +27,20 @@ const (
 
 // codeOf is THE table of the MCP surface: application error code → JSON-RPC
 // code and message. Codes not listed are -32000 GenericError.
-var codeOf = map[string]rpcCode{
-	app.EVALIDATION:   {CodeInvalidParams, "Invalid params"},
-	app.EQUOTA:        {CodeQuota, "Quota exceeded"},
-	app.ESCRAPER:      {CodeUpstream, "Upstream scraper failure"},
-	app.ETIMEOUT:      {CodeUpstream, "Upstream scraper timeout"},
-	app.EUNAVAILABLE:  {CodeGeneric, "Scraper busy"}, // data.retry_after_seconds
-	app.EREVOKED:      {CodeRevoked, "OAuth grant revoked"},
-	app.EINVALIDTOKEN: {CodeGeneric, "Unauthorized"},
-	app.EINTERNAL:     {CodeInternal, "Internal error"},
-	app.ENOTFOUND:     {CodeGeneric, "Not found"},
-	app.EFORBIDDEN:    {CodeGeneric, "Forbidden"},
+var codeOf = map[string]jsonrpc.Error{
+	app.EVALIDATION:   {Code: CodeInvalidParams, Message: "Invalid params"},
+	app.EQUOTA:        {Code: CodeQuota, Message: "Quota exceeded"},
+	app.ESCRAPER:      {Code: CodeUpstream, Message: "Upstream scraper failure"},
+	app.ETIMEOUT:      {Code: CodeUpstream, Message: "Upstream scraper timeout"},
+	app.EUNAVAILABLE:  {Code: CodeGeneric, Message: "Scraper busy"}, // data.retry_after_seconds
+	app.EREVOKED:      {Code: CodeRevoked, Message: "OAuth grant revoked"},
+	app.EINVALIDTOKEN: {Code: CodeGeneric, Message: "Unauthorized"},
+	app.EINTERNAL:     {Code: CodeInternal, Message: "Internal error"},
+	app.ENOTFOUND:     {Code: CodeGeneric, Message: "Not found"},
+	app.EFORBIDDEN:    {Code: CodeGeneric, Message: "Forbidden"},
 }
 
-type rpcCode struct {
-	code    int64
-	message string
-}
-
-// protocolError is a JSON-RPC-level error that has no application code
-// (malformed envelope, unknown method or tool).
+// protocolError is a JSON-RPC error with no application code.
 type protocolError struct {
 	code    int64
 	message string
@@ -63,10 +58,8 @@ func methodNotFound(what string) error {
 }
 
 // NewError is the ONE constructor of every JSON-RPC error the MCP surface
-// returns, from tools, resources, prompts, the SDK and the HTTP layer alike.
-// data carries the same context as REST details plus "error" (the stable
-// snake_case code); -32602 always has data.field and data.reason. Every
-// reason is written for people here or in app; internal error text, and the
+// returns. data carries the REST details plus "error" (the snake_case code);
+// -32602 always has data.field and data.reason. Internal error text, and the
 // SDK's own Go text, are logged, never sent.
 func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	var pe *protocolError
@@ -81,19 +74,17 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	code := app.ErrorCode(err)
 	m, ok := codeOf[code]
 	if !ok {
-		m = rpcCode{CodeGeneric, "Error"}
+		m = jsonrpc.Error{Code: CodeGeneric, Message: "Error"}
 	}
-	if m.code == CodeInternal {
+	if m.Code == CodeInternal {
 		log.Error("mcp: internal error", "err", err)
 		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
 	}
 	data := map[string]any{}
-	for k, v := range app.ErrorDetails(err) {
-		data[k] = v
-	}
+	maps.Copy(data, app.ErrorDetails(err))
 	data["error"] = code
 	msg := app.ErrorMessage(err)
-	switch m.code {
+	switch m.Code {
 	case CodeInvalidParams:
 		if _, ok := data["field"]; !ok {
 			data["field"] = "arguments"
@@ -105,7 +96,7 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 		data["used"] = data["monthly_used"]
 		data["limit"] = data["monthly_limit"]
 	}
-	return wire(m.code, msg, data)
+	return wire(m.Code, msg, data)
 }
 
 func wire(code int64, msg string, data map[string]any) *jsonrpc.Error {
@@ -122,49 +113,44 @@ func fieldError(field, reason string) error {
 }
 
 // fromSDK rebuilds an error the go-sdk made by its JSON-RPC code alone; its
-// message (Go text) goes to the log. The unknown tools, prompts and resource
-// URIs the SDK would answer are refused before it (errorMiddleware), with
-// the precise field.
+// message (Go text) goes to the log.
 func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
 	log.Debug("mcp: sdk error", "code", we.Code, "message", we.Message)
 	switch we.Code {
 	case CodeInvalidParams:
 		return NewError(log, fieldError("params", "the params do not match this method's schema"))
 	case CodeMethodNotFound:
-		return wire(CodeMethodNotFound, "Method not found", map[string]any{"reason": "this method is not exposed"})
+		return NewError(log, methodNotFound("this method"))
 	case CodeInvalidRequest:
-		return wire(CodeInvalidRequest, "Invalid request", map[string]any{"reason": "the request is not a valid MCP request"})
+		return NewError(log, invalidRequest("the request is not a valid MCP request"))
 	case CodeInternal, 0:
-		log.Error("mcp: internal error", "code", we.Code, "message", we.Message)
-		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
+		return NewError(log, fmt.Errorf("mcp: sdk error %d: %s", we.Code, we.Message))
 	}
 	return wire(we.Code, "Error", map[string]any{"reason": "the request could not be handled"})
 }
 
-// transportReasons are the refusals of the SDK's HTTP transport, which it
-// writes as text/plain, by status (textErrorWriter keeps the status).
-var transportReasons = map[int]string{
-	http.StatusBadRequest:            "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body",
-	http.StatusMethodNotAllowed:      "use POST, GET or DELETE on /mcp",
-	http.StatusNotAcceptable:         "send Accept: application/json, text/event-stream",
-	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
-	http.StatusUnsupportedMediaType:  "send the body as Content-Type: application/json",
-}
-
 // transportError is the JSON-RPC form of a refusal the SDK's HTTP transport
-// writes as text/plain (status kept): 404 session not found → -32000
-// session_not_found; 5xx → -32603; any other → -32600.
+// writes as text/plain, by status: 404 → -32000 session_not_found; 5xx →
+// -32603; any other → -32600 with a reason for the status.
 func transportError(status int) error {
-	switch {
-	case status == http.StatusNotFound:
+	reason := "the MCP transport refused the request"
+	switch status {
+	case http.StatusNotFound:
 		return &protocolError{CodeGeneric, "Session not found", map[string]any{
 			"error": "session_not_found", "reason": "this session is unknown or ended; initialize a new session"}}
-	case status >= 500:
-		return fmt.Errorf("mcp transport: status %d", status)
+	case http.StatusBadRequest:
+		reason = "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body"
+	case http.StatusMethodNotAllowed:
+		reason = "use POST, GET or DELETE on /mcp"
+	case http.StatusNotAcceptable:
+		reason = "send Accept: application/json, text/event-stream"
+	case http.StatusRequestEntityTooLarge:
+		reason = "the body is larger than 1 MiB"
+	case http.StatusUnsupportedMediaType:
+		reason = "send the body as Content-Type: application/json"
 	}
-	reason, ok := transportReasons[status]
-	if !ok {
-		reason = "the MCP transport refused the request"
+	if status >= 500 {
+		return fmt.Errorf("mcp transport: status %d", status)
 	}
 	return invalidRequest(reason)
 }

@@ -41,7 +41,7 @@ func (s *Server) handlePRM(w http.ResponseWriter, r *http.Request) {
 // and CORS; preflights are answered here, without authentication.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostOK(r.Host) {
+		if !strings.EqualFold(r.Host, s.host) && !loopback(r.Host) {
 			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host header does not name this server")))
 			return
 		}
@@ -68,41 +68,28 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) hostOK(host string) bool {
-	if strings.EqualFold(host, s.host) {
-		return true
-	}
-	h, _, err := net.SplitHostPort(host)
-	if err != nil {
-		h = host
-	}
-	h = strings.Trim(h, "[]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
 func (s *Server) originOK(origin string) bool {
-	if slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) {
-		return true
-	}
-	for _, p := range []string{"http://localhost", "http://127.0.0.1", "http://[::1]"} {
-		if origin == p || strings.HasPrefix(origin, p+":") {
-			return true
-		}
-	}
-	return false
+	h, ok := strings.CutPrefix(origin, "http://")
+	return slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) || ok && loopback(h)
 }
 
-// authenticated validates the bearer token of every request (spec §5.2).
-// No token → 401 with resource_metadata and scope; a bad, expired or
-// foreign token → 401 invalid_token; a revoked grant → 401 invalid_token
-// whose body is the JSON-RPC -32003 error of the request.
+// loopback tells a host[:port] that names this machine.
+func loopback(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
+}
+
+// authenticated validates the bearer token of every request (spec §5.2):
+// none → 401 with resource_metadata and scope; bad, expired, foreign or
+// revoked → 401 invalid_token (revoked: a JSON-RPC -32003 body answering the
+// request's id, so a client on a session sees it as an MCP error). The SDK's
+// middleware then puts the grant where tools see it and binds sessions to
+// the user.
 func (s *Server) authenticated(next http.Handler) http.Handler {
-	// The SDK's middleware puts the verified grant where tools see it
-	// (RequestExtra.TokenInfo) and binds sessions to the user.
 	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
 		g, _ := ctx.Value(grantKey{}).(*app.AccessGrant)
 		if g == nil {
@@ -112,8 +99,8 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := bearer(r)
-		if !ok {
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || token == "" {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, s.prmURL, app.MCPScope))
 			writeRPC(w, http.StatusUnauthorized, nil, NewError(s.log,
 				app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")))
@@ -126,14 +113,10 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 				writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
 				return
 			}
-			// Always 401 invalid_token. A revoked grant's body is JSON-RPC
-			// -32003 answering the request's id, so a client on an existing
-			// session sees the revocation as an MCP error (spec §5.2 rule 5).
-			w.Header().Set("WWW-Authenticate", s.invalidToken(app.ErrorMessage(err)))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
+				app.ErrorMessage(err), s.prmURL, app.MCPScope))
 			if code == app.EREVOKED && g != nil {
-				// Revoked, maybe by another process (the admin CLI): end the
-				// connection's other sessions and streams now.
-				s.CloseConnection(g.ConnectionID)
+				s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
 			}
 			var id any
 			if code == app.EREVOKED && r.Method == http.MethodPost {
@@ -142,78 +125,51 @@ func (s *Server) authenticated(next http.Handler) http.Handler {
 			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
 			return
 		}
-		var id any
-		if r.Method == http.MethodPost && r.URL.Path == "/mcp" {
-			var done bool
-			if id, done = s.precheck(w, r, false); done {
-				return
-			}
-		}
-		if r.URL.Path == "/mcp" {
-			tw := &textErrorWriter{ResponseWriter: w}
-			defer tw.finish(s, id)
-			w = tw
-			if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
-				// The standalone event stream: if its session is closed because
-				// the connection was revoked, its last event says so (-32003).
-				defer func() {
-					if s.sessionRevoked(sid) && tw.status == 0 {
-						s.writeRevokedNotice(tw)
-					}
-				}()
-			}
-		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
 	})
 }
 
 type grantKey struct{}
 
-func (s *Server) invalidToken(desc string) string {
-	return fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
-		desc, s.prmURL, app.MCPScope)
-}
-
-func bearer(r *http.Request) (string, bool) {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
-	}
-	token = strings.TrimSpace(token)
-	return token, token != ""
-}
-
-// rpcResponse is a JSON-RPC 2.0 response.
-type rpcResponse struct {
-	JSONRPC string         `json:"jsonrpc"`
-	ID      any            `json:"id"`
-	Error   *jsonrpc.Error `json:"error,omitempty"`
-}
-
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(rpcResponse{JSONRPC: "2.0", ID: id, Error: e})
+	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
 }
 
-// handleToolsCall is POST /mcp/tools/call: one JSON-RPC tools/call request,
-// one JSON-RPC response, no session (spec §4.2). A thin adapter: it checks
-// the envelope (what the SDK would refuse in plain text, or answer with a
-// changed id) and hands the request to the same SDK server as /mcp, as a
-// stateless request, so the call runs the same middleware and handlers.
-func (s *Server) handleToolsCall(w http.ResponseWriter, r *http.Request) {
-	id, done := s.precheck(w, r, true)
-	if done {
-		return
-	}
-	h := r.Header
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
-	h.Set("Mcp-Protocol-Version", "2025-06-18")
-	h.Del("Mcp-Session-Id")
-	w.Header().Set("Cache-Control", "no-store")
-	tw := &textErrorWriter{ResponseWriter: w}
-	defer tw.finish(s, id)
-	s.stateless.ServeHTTP(tw, r)
+// serveRPC hands a request to an SDK handler: POST bodies through precheck
+// first, the transport's text/plain refusals turned into JSON-RPC. With
+// toolsCall it is POST /mcp/tools/call (spec §4.2), a thin adapter: one
+// tools/call request as a stateless request to the same SDK server, so the
+// call runs the same middleware and handlers, one JSON-RPC response.
+func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var id any
+		if r.Method == http.MethodPost {
+			var done bool
+			if id, done = s.precheck(w, r, toolsCall); done {
+				return
+			}
+		}
+		if toolsCall {
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			r.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+			r.Header.Del("Mcp-Session-Id")
+			w.Header().Set("Cache-Control", "no-store")
+		}
+		tw := &textErrorWriter{ResponseWriter: w}
+		defer tw.finish(s, id)
+		if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
+			// The standalone event stream: if its session is closed because
+			// the connection was revoked, its last event says so (-32003).
+			defer func() {
+				if s.sessionRevoked(sid) && tw.status == 0 {
+					s.writeRevokedNotice(tw)
+				}
+			}()
+		}
+		h.ServeHTTP(tw, r)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,34 +18,25 @@ import (
 
 // Ending the sessions of a revoked connection (spec §5.2 rule 5; docs/mcp.md
 // "Revocation ends the connection's sessions"): trackMiddleware remembers
-// the connections each session was used with; CloseConnection (in-process
-// revocations, via oauth's OnRevoke), a revoked token on any request, and
-// the periodic check (revocations by another process) close the sessions;
-// a closed session's standalone stream ends with the -32003 notice.
+// each session's connections; CloseConnection, a revoked token on any
+// request, and the periodic check (revocations by another process) close
+// the sessions; a closed session's standalone stream ends with the notice.
+const (
+	// DefaultRevocationCheck is how often open sessions' connections are checked.
+	DefaultRevocationCheck = 10 * time.Second
+	// revokedRetry is the SSE retry sent with the revocation notice: the
+	// client reconnects soon and is told 401 / -32003.
+	revokedRetry = 250 * time.Millisecond
+)
 
-// DefaultRevocationCheck is how often open sessions' connections are checked.
-const DefaultRevocationCheck = 10 * time.Second
-
-// revokedRetry is the SSE retry sent with the revocation notice: the client
-// reconnects soon and is told 401 / -32003.
-const revokedRetry = 250 * time.Millisecond
-
-// sessionTracker maps sessions to the connections they were used with, and
-// remembers the sessions closed for a revocation until their stream saw it.
 type sessionTracker struct {
-	mu      sync.Mutex
-	conns   map[string]map[string]bool // session ID → connection IDs
-	revoked map[string]bool            // session IDs closed for a revocation
-	watch   sync.Once
-	stop    chan struct{}
-	stopped sync.Once
+	mu             sync.Mutex
+	conns          map[string]map[string]bool // session ID → connection IDs
+	revoked        map[string]bool            // sessions closed for a revocation, until their stream saw it
+	watch, stopped sync.Once
+	stop           chan struct{}
 }
 
-func newSessionTracker() *sessionTracker {
-	return &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}
-}
-
-// trackMiddleware records the connection of every message's grant on its session.
 func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		g := grantOf(req.GetExtra())
@@ -62,8 +54,7 @@ func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// sessionRevoked reports (once) whether a session was closed for a
-// revocation: its stream handler then ends the stream with the notice.
+// sessionRevoked reports, once, whether a session was closed for a revocation.
 func (s *Server) sessionRevoked(sessionID string) bool {
 	t := s.tracker
 	t.mu.Lock()
@@ -73,21 +64,18 @@ func (s *Server) sessionRevoked(sessionID string) bool {
 	return r
 }
 
-// CloseConnection ends, at once, every MCP session used with the connection
-// (grant) id: their open event streams get the -32003 notice and end. The
-// authorization server calls it when it revokes a connection (oauth.Config
-// OnRevoke). It does not block; an unknown id is a no-op.
+// CloseConnection ends every MCP session used with the connection (grant)
+// id, without blocking: oauth.Config OnRevoke calls it.
 func (s *Server) CloseConnection(id string) {
-	s.closeConnections(map[string]bool{id: true})
+	s.closeConnections(id)
 }
 
-// closeConnections closes the sessions used with any of the connections.
-func (s *Server) closeConnections(ids map[string]bool) {
+func (s *Server) closeConnections(ids ...string) {
 	t := s.tracker
 	t.mu.Lock()
 	for sid, conns := range t.conns {
 		for c := range conns {
-			if ids[c] {
+			if slices.Contains(ids, c) {
 				t.revoked[sid] = true // before Close: the stream's handler reads it once it returns
 				delete(t.conns, sid)
 				break
@@ -110,8 +98,6 @@ func (s *Server) closeConnections(ids map[string]bool) {
 	}
 }
 
-// watch checks the open sessions' connections every RevocationCheck until
-// CloseSessions.
 func (s *Server) watch() {
 	tk := time.NewTicker(s.revocationCheck)
 	defer tk.Stop()
@@ -125,9 +111,8 @@ func (s *Server) watch() {
 	}
 }
 
-// checkSessions forgets sessions that ended, asks the token service which of
-// the remaining sessions' connections are no longer active, and closes
-// those sessions.
+// checkSessions forgets ended sessions and closes those whose connection
+// the token service reports inactive.
 func (s *Server) checkSessions() {
 	live := map[string]bool{}
 	for ss := range s.sdk.Sessions() {
@@ -135,25 +120,14 @@ func (s *Server) checkSessions() {
 	}
 	t := s.tracker
 	t.mu.Lock()
-	seen := map[string]bool{}
+	maps.DeleteFunc(t.conns, func(sid string, _ map[string]bool) bool { return !live[sid] })
+	maps.DeleteFunc(t.revoked, func(sid string, _ bool) bool { return !live[sid] })
 	var ids []string
-	for sid, conns := range t.conns {
-		for c := range conns {
-			if !live[sid] {
-				delete(t.conns, sid)
-			} else if !seen[c] {
-				seen[c] = true
-				ids = append(ids, c)
-			}
-		}
-	}
-	for sid := range t.revoked {
-		if !live[sid] {
-			delete(t.revoked, sid)
-		}
+	for _, conns := range t.conns {
+		ids = append(ids, slices.Collect(maps.Keys(conns))...)
 	}
 	t.mu.Unlock()
-	if len(ids) == 0 {
+	if ids = slices.Compact(slices.Sorted(slices.Values(ids))); len(ids) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -163,16 +137,7 @@ func (s *Server) checkSessions() {
 		s.log.Warn("mcp: check sessions' connections", "err", err)
 		return
 	}
-	set := map[string]bool{}
-	for _, id := range revoked {
-		set[id] = true
-	}
-	s.closeConnections(set)
-}
-
-// stopWatching ends the periodic check for good (shutdown).
-func (s *Server) stopWatching() {
-	s.tracker.stopped.Do(func() { close(s.tracker.stop) })
+	s.closeConnections(revoked...)
 }
 
 // writeRevokedNotice ends a standalone event stream whose connection was

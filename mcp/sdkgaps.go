@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"regexp"
@@ -13,31 +12,18 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The workaround for what the go-sdk (v1.8) cannot do, in one place.
-//
-// The SDK's Streamable HTTP transport refuses some requests in text/plain,
-// before any extension point sees them: a method it does not know, missing
-// params, a malformed envelope (HTTP 400), an unknown session (404), a wrong
-// Content-Type (415). Its server answers an unknown tool or prompt with
-// -32602, where the spec says -32601. The MCP surface answers every one of
-// them as JSON-RPC through NewError, so:
-//
-//   - precheck reads a POST /mcp body once, before the transport, and answers
-//     what the transport would refuse in plain text;
-//   - textErrorWriter turns the transport's remaining text/plain refusals
-//     into JSON-RPC errors with the same HTTP status.
-//
-// sdkgaps_test.go pins the SDK behaviour this relies on: when an upgrade
-// answers these in JSON-RPC itself, it fails, and this file can go.
+// The workaround for what the go-sdk (v1.8) cannot do, in one place: its
+// transport refuses some requests in text/plain before any extension point
+// (unknown method, missing params, bad envelope, unknown session, wrong
+// Content-Type), and it answers an unknown tool or prompt -32602, not the
+// spec's -32601. precheck answers those first; textErrorWriter rewrites the
+// rest. sdkgaps_test.go fails when an SDK upgrade makes this file needless.
 
-// textErrorWriter catches a text/plain error the SDK's transport writes
-// (unknown session 404, 415, 405, a GET without a session …) and finish
-// answers it as a JSON-RPC error with the same status instead. Everything
-// else (JSON, event streams, 202) passes straight through.
+// textErrorWriter holds back a text/plain error response (status >= 400);
+// finish answers it as JSON-RPC. Everything else passes straight through.
 type textErrorWriter struct {
 	http.ResponseWriter
-	status int // non-zero once an error is being caught
-	text   bytes.Buffer
+	status int // non-zero once an error is being caught (its text is dropped)
 }
 
 func (w *textErrorWriter) WriteHeader(code int) {
@@ -50,9 +36,6 @@ func (w *textErrorWriter) WriteHeader(code int) {
 
 func (w *textErrorWriter) Write(b []byte) (int, error) {
 	if w.status != 0 {
-		if w.text.Len() < 4<<10 {
-			w.text.Write(b)
-		}
 		return len(b), nil
 	}
 	return w.ResponseWriter.Write(b)
@@ -71,8 +54,7 @@ func (w *textErrorWriter) finish(s *Server, id any) {
 	if w.status == 0 {
 		return
 	}
-	h := w.ResponseWriter.Header()
-	h.Del("X-Content-Type-Options")
+	w.ResponseWriter.Header().Del("X-Content-Type-Options")
 	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status)))
 }
 
@@ -89,8 +71,7 @@ func readBody(r *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// requestID is the id of a JSON-RPC request body (body restored), when it
-// is one the surface echoes (exactID); nil otherwise.
+// requestID is the id of a request body (restored) that exactID accepts.
 func requestID(r *http.Request) any {
 	var env envelope
 	if b, err := readBody(r); err != nil || json.Unmarshal(b, &env) != nil {
@@ -100,60 +81,41 @@ func requestID(r *http.Request) any {
 	return id
 }
 
-// maxExactID bounds numeric ids: the SDK decodes ids as float64, which holds
-// every integer up to 2^53 exactly, and no fraction it would not truncate.
+// maxExactID bounds numeric ids: the SDK decodes ids as float64, exact for
+// integers up to 2^53 and truncating fractions.
 const maxExactID = 1 << 53
 
 var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,15})$`)
 
-// exactID checks a request id (JSON-RPC 2.0 §5: the response id equals it).
-// A string, or an integer literal within ±2^53, is echoed exactly; any
-// other number (1.5, 1e308, 9007199254740993, 12345678901234567890123) is
-// refused with -32600, on /mcp and /mcp/tools/call alike. An absent or null
-// id is nil.
+// exactID checks a request id (JSON-RPC 2.0 §5: the response id equals it):
+// a string, or an integer literal within ±2^53; any other number is -32600
+// on both POST paths. An absent or null id is nil.
 func exactID(raw json.RawMessage) (any, error) {
-	bad := invalidRequest("id must be a string or an integer between -2^53 and 2^53")
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return nil, bad
-	}
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case float64:
-		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil && integerID.Match(raw) &&
-			n >= -maxExactID && n <= maxExactID {
-			return x, nil
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil, nil
+	case json.Unmarshal(raw, &v) != nil:
+	case raw[0] == '"':
+		return v, nil
+	case integerID.Match(raw):
+		if n, _ := strconv.ParseInt(string(raw), 10, 64); n >= -maxExactID && n <= maxExactID {
+			return v, nil
 		}
 	}
-	return nil, bad
+	return nil, invalidRequest("id must be a string or an integer between -2^53 and 2^53")
 }
 
-// methods are the JSON-RPC methods /mcp exposes, and whether their params
-// are required. Anything else is -32601 here, before the SDK (which would
-// answer an unknown method, or missing params, in plain text).
+// methods are the JSON-RPC methods /mcp exposes; any other is -32601.
 var methods = map[string]struct{ notification, needsParams bool }{
-	"initialize":                       {needsParams: true},
-	"ping":                             {},
-	"tools/list":                       {},
-	"tools/call":                       {needsParams: true},
-	"prompts/list":                     {},
-	"prompts/get":                      {needsParams: true},
-	"resources/list":                   {},
-	"resources/templates/list":         {},
-	"resources/read":                   {needsParams: true},
-	"logging/setLevel":                 {needsParams: true},
-	"notifications/initialized":        {notification: true},
-	"notifications/cancelled":          {notification: true},
-	"notifications/progress":           {notification: true, needsParams: true},
-	"notifications/roots/list_changed": {notification: true},
+	"ping": {}, "tools/list": {}, "prompts/list": {}, "resources/list": {}, "resources/templates/list": {},
+	"initialize": {needsParams: true}, "tools/call": {needsParams: true}, "prompts/get": {needsParams: true},
+	"resources/read": {needsParams: true}, "logging/setLevel": {needsParams: true},
+	"notifications/initialized": {notification: true}, "notifications/cancelled": {notification: true},
+	"notifications/roots/list_changed": {notification: true}, "notifications/progress": {true, true},
 }
 
-// envelope is one JSON-RPC message as precheck reads it.
 type envelope struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
@@ -164,22 +126,13 @@ type envelope struct {
 }
 
 // precheck answers, as JSON-RPC, a POST body that the SDK would refuse in
-// plain text, change, or answer in its own shape:
-//   - not one JSON-RPC 2.0 message → -32600, HTTP 400, id null; a batch is
-//     refused as a whole the same way (MCP 2025-06-18 removed batching);
-//   - an id that would not come back exactly (exactID) → -32600, id null;
-//   - a method /mcp does not expose → -32601 answering the id, HTTP 200
-//     (an unknown notification is accepted and ignored: 202);
-//   - an id on a notification or none on a request, or missing/null params
-//     where they are required → -32600 answering the id, HTTP 400;
-//   - params of tools/call, prompts/get or resources/read of the wrong
-//     type → -32602 with data.field, HTTP 200; an unknown tool or prompt →
-//     -32601, HTTP 200.
-//
-// With toolsCall (POST /mcp/tools/call) the body must be one tools/call
-// request: no id → -32600, HTTP 400; any other method → -32601, HTTP 200.
-// done tells that the response is written; id is the request's id, for the
-// errors the transport may still write.
+// plain text, change, or answer in its own shape (docs/mcp.md "Errors"): not
+// one JSON-RPC 2.0 message, a batch, or an inexact id → -32600, HTTP 400, id
+// null; an unexposed method → -32601 (an unknown notification: 202); an id
+// on a notification, none on a request, or missing params → -32600, 400;
+// params of the wrong type → -32602 on data.field; an unknown tool or prompt
+// → -32601. With toolsCall the body must be one tools/call request. done
+// tells that the response is written; id is for the transport's errors.
 func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool) (id any, done bool) {
 	fail := func(status int, id any, err error) (any, bool) {
 		writeRPC(w, status, id, NewError(s.log, err))
@@ -229,9 +182,8 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 	return id, false
 }
 
-// checkParams decodes the params of the methods with arguments into the
-// SDK's types, so a wrong type is -32602 on a named field rather than the
-// SDK's decoding error.
+// checkParams decodes params into the SDK's types: a wrong type is -32602
+// on a named field rather than the SDK's decoding error.
 func checkParams(method string, params json.RawMessage) error {
 	if len(params) == 0 || string(params) == "null" {
 		return nil
@@ -249,11 +201,7 @@ func checkParams(method string, params json.RawMessage) error {
 		return nil
 	}
 	if err := json.Unmarshal(params, dst); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			field = te.Field
-		}
-		return fieldError(field, field+" does not have the type this method's schema gives it")
+		return typeError(err, field, "this method's schema")
 	}
 	// An unknown tool or prompt is answered here: the SDK rewrites every
 	// -32601 a handler returns to its own message, without data.

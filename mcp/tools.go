@@ -27,21 +27,19 @@ type exported struct {
 	text string
 }
 
-type analyzeArgs struct {
-	URL string `json:"url" jsonschema:"An absolute http(s) URL."`
-}
+type (
+	analyzeArgs struct {
+		URL string `json:"url" jsonschema:"An absolute http(s) URL."`
+	}
+	jobArgs struct {
+		JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
+	}
+	batchArgs struct {
+		Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
+	}
+)
 
-type jobArgs struct {
-	JobID string `json:"job_id" jsonschema:"The job_id from analyze_url."`
-}
-
-type batchArgs struct {
-	Domains []string `json:"domains" jsonschema:"1 to 100 hostnames, e.g. example.com."`
-}
-
-// tool is one MCP tool: its definition (schemas inferred from Go types) and
-// a handler that runs as a user. The same table serves the Streamable HTTP
-// endpoint and POST /mcp/tools/call.
+// tool is one MCP tool: its definition and a handler that runs as a user.
 type tool struct {
 	def *sdk.Tool
 	run func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error)
@@ -50,8 +48,7 @@ type tool struct {
 // newTool defines a tool whose input and output schemas are those of In and Out.
 func newTool[In, Out any](name, title, description string,
 	run func(ctx context.Context, s *Server, u *app.User, in In) (Out, error)) *tool {
-	in := schemaFor[In]()
-	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}} // strict: unknown arguments are -32602
+	in := strictSchema[In]()
 	return &tool{
 		def: &sdk.Tool{Name: name, Title: title, Description: description,
 			InputSchema: in, OutputSchema: schemaFor[Out]()},
@@ -63,6 +60,14 @@ func newTool[In, Out any](name, title, description string,
 			return run(ctx, s, u, v)
 		},
 	}
+}
+
+// strictSchema is schemaFor of a tool's arguments, closed: an argument the
+// tool does not list is -32602.
+func strictSchema[T any]() *jsonschema.Schema {
+	s := schemaFor[T]()
+	s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	return s
 }
 
 // schemaFor infers T's JSON Schema as the SDK does (jsonschema.For), with the
@@ -110,24 +115,26 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 	for _, name := range schema.Required {
 		var v string
 		raw, ok := m[name]
-		switch {
-		case !ok:
-			return in, fieldError(name, name+" is required")
-		case schema.Properties[name].Type == "string" && json.Unmarshal(raw, &v) != nil:
+		str := schema.Properties[name].Type == "string"
+		if ok && str && json.Unmarshal(raw, &v) != nil {
 			return in, fieldError(name, name+" must be a string")
-		case schema.Properties[name].Type == "string" && strings.TrimSpace(v) == "":
+		} else if !ok || str && strings.TrimSpace(v) == "" {
 			return in, fieldError(name, name+" is required")
 		}
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
-		field := "arguments"
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			field = te.Field
-		}
-		return in, fieldError(field, field+" does not have the type the tool's input schema gives it")
+		return in, typeError(err, "arguments", "the tool's input schema")
 	}
 	return in, nil
+}
+
+// typeError is -32602 on the field a decoding error names (or field).
+func typeError(err error, field, schema string) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field = te.Field
+	}
+	return fieldError(field, field+" does not have the type "+schema+" gives it")
 }
 
 var tools = []*tool{
@@ -164,7 +171,7 @@ func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, error) {
 // packTool is get_brand_pack: its output schema is the pack's; with a
 // format, the text content carries the export (same cache and quota).
 func packTool() *tool {
-	in := schemaFor[packArgs]()
+	in := strictSchema[packArgs]()
 	t := &tool{def: &sdk.Tool{Name: "get_brand_pack", Title: "Get brand pack",
 		Description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
 			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota. " +
@@ -197,18 +204,19 @@ func toolByName(name string) *tool {
 }
 
 // call runs a tool as the grant's user (plan read now) and, once it
-// succeeded, counts the call on the connection. It returns the tool's
-// output as JSON and its text content (the JSON, or an export).
-func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args json.RawMessage) (json.RawMessage, string, error) {
-	t := toolByName(name)
-	if t == nil {
-		return nil, "", methodNotFound("tool " + name)
+// succeeded, counts the call on the connection ("calls this month"). It
+// returns the tool's output as JSON and its text content (the JSON, or an
+// export).
+func (s *Server) call(ctx context.Context, extra *sdk.RequestExtra, name string, args json.RawMessage) (json.RawMessage, string, error) {
+	g := grantOf(extra)
+	if g == nil {
+		return nil, "", app.Errorf(app.EREVOKED, "No valid grant on this request.")
 	}
 	u, err := s.svc.UserByID(ctx, g.UserID)
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := t.run(ctx, s, u, args)
+	out, err := toolByName(name).run(ctx, s, u, args)
 	if err != nil {
 		return nil, "", err
 	}
@@ -223,7 +231,6 @@ func (s *Server) call(ctx context.Context, g *app.AccessGrant, name string, args
 	if text == "" {
 		text = string(b)
 	}
-	// Only successful calls count ("calls this month").
 	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
 		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
 	}
