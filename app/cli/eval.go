@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -137,8 +134,6 @@ type evalServer struct {
 }
 
 func serveSites(sites map[string]string) (*evalServer, error) {
-	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
-	_ = mime.AddExtensionType(".svg", "image/svg+xml")
 	roots := map[string]string{}
 	var names []string
 	for host, dir := range sites {
@@ -157,18 +152,7 @@ func serveSites(sites map[string]string) (*evalServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		root, ok := roots[strings.ToLower(host)]
-		if !ok {
-			http.Error(w, "unknown site", http.StatusMisdirectedRequest)
-			return
-		}
-		http.FileServer(http.Dir(root)).ServeHTTP(w, r)
-	})
+	h := sitesrv.Folders(roots)
 	srv, err := sitesrv.Serve(h, &cert)
 	if err != nil {
 		return nil, err

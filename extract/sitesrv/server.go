@@ -3,8 +3,10 @@ package sitesrv
 import (
 	"bufio"
 	"crypto/tls"
+	"mime"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -108,3 +110,24 @@ type peekedConn struct {
 }
 
 func (p *peekedConn) Read(b []byte) (int, error) { return p.r.Read(b) }
+
+// Folders serves each site's folder by the request's Host (port ignored,
+// case folded): roots maps a hostname to its folder. An unknown host gets
+// 421 Misdirected Request. The web-manifest and SVG types are registered so
+// the files are served as browsers expect.
+func Folders(roots map[string]string) http.Handler {
+	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
+	_ = mime.AddExtensionType(".svg", "image/svg+xml")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		root, ok := roots[strings.ToLower(host)]
+		if !ok {
+			http.Error(w, "unknown site", http.StatusMisdirectedRequest)
+			return
+		}
+		http.FileServer(http.Dir(root)).ServeHTTP(w, r)
+	})
+}

@@ -14,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/db"
+	"github.com/brandpack/brandpack/extract/sitesrv"
 )
 
 func main() {
@@ -381,24 +381,11 @@ func usage(path, email string) (int, error) {
 }
 
 func serveSites(roots map[string]string) (string, error) {
-	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
-	_ = mime.AddExtensionType(".svg", "image/svg+xml")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
 	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		root, ok := roots[strings.ToLower(host)]
-		if !ok {
-			http.Error(w, "unknown site", http.StatusMisdirectedRequest)
-			return
-		}
-		http.FileServer(http.Dir(root)).ServeHTTP(w, r)
-	})
+	h := sitesrv.Folders(roots)
 	go func() { _ = (&http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}).Serve(ln) }()
 	return ln.Addr().String(), nil
 }
