@@ -29,7 +29,7 @@ var (
 )
 
 // domainLabel returns the registrable name of host without its public suffix
-// ("shop.wrenfield-teahouse.co.uk" → "wrenfield-teahouse").
+// ("shop.example-teahouse.co.uk" → "example-teahouse").
 func domainLabel(host string) string {
 	host = strings.TrimPrefix(strings.ToLower(strings.TrimSuffix(host, ".")), "www.")
 	etld1, err := publicsuffix.EffectiveTLDPlusOne(host)
@@ -120,8 +120,8 @@ func cleanName(s string) string {
 }
 
 // stripNameNoise removes version numbers and generic words from a name
-// candidate: "Node.js v20.20.2 Documentation" → "Node.js", "Apache HTTP
-// Server Version 2.4" → "Apache HTTP Server", "3.11.2 Documentation" → "".
+// candidate: "Frobnitz v20.20.2 Documentation" → "Frobnitz", "Widget HTTP
+// Server Version 2.4" → "Widget HTTP Server", "3.11.2 Documentation" → "".
 func stripNameNoise(s string) string {
 	for {
 		t := cleanName(versionNoise.ReplaceAllString(s, " "))
@@ -166,7 +166,7 @@ func siteCasing(name string, texts ...string) string {
 	return best
 }
 
-// splitTitle splits "Home | Kilnmoor Pottery — tagline" into its parts.
+// splitTitle splits "Home | Example Pottery — tagline" into its parts.
 func splitTitle(s string) []string {
 	var out []string
 	for _, p := range titleSeparators.Split(s, -1) {
@@ -238,7 +238,7 @@ func brandCasing(name, title, text string) string {
 	return form
 }
 
-// titleCaseLabel turns "voltmoth-synths" into "Voltmoth Synths".
+// titleCaseLabel turns "example-synths" into "Example Synths".
 func titleCaseLabel(label string) string {
 	words := strings.FieldsFunc(label, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
 	for i, w := range words {
