@@ -166,7 +166,9 @@ var settleInitJS string
 
 // probeJS reads the page's settle state at once: time since the last DOM
 // mutation, how long until the last pending short timer fires (-1: none),
-// whether the page has content and whether a short meta refresh is pending.
+// time since a short timer last fired (-1: never), how many fetches started
+// less than longPoll ago are in flight, whether the page has content and
+// whether a short meta refresh is pending.
 // A document the init script missed gets an observer now.
 const probeJS = `() => {
   const key = Symbol.for('brandpack.settle');
@@ -180,6 +182,9 @@ const probeJS = `() => {
   }
   let due = -1;
   st.pending.forEach((at) => { due = Math.max(due, Math.max(0, at - t)); });
+  let fetching = 0;
+  if (st.fetches) st.fetches.forEach((at) => { if (t - at < 3000 /* longPoll */) fetching++; });
+  const sinceFire = st.lastFire >= 0 ? t - st.lastFire : -1;
   const b = document.body;
   const text = b ? (b.innerText || '').trim().length : 0;
   const media = b ? !!b.querySelector('img,svg,video,canvas,picture') : false;
@@ -190,12 +195,14 @@ const probeJS = `() => {
     const d = parseFloat(c);
     refresh = /url\s*=/i.test(c) && !(d > 5);
   }
-  return JSON.stringify({ sinceMut: t - st.lastMut, timerDue: due, hasContent: text > 0 || media, refresh, ready: document.readyState });
+  return JSON.stringify({ sinceMut: t - st.lastMut, timerDue: due, sinceFire, fetching, hasContent: text > 0 || media, refresh, ready: document.readyState });
 }`
 
 type probeResult struct {
 	SinceMut   float64 `json:"sinceMut"`
 	TimerDue   float64 `json:"timerDue"`
+	SinceFire  float64 `json:"sinceFire"`
+	Fetching   int     `json:"fetching"`
 	HasContent bool    `json:"hasContent"`
 	Refresh    bool    `json:"refresh"`
 	Ready      string  `json:"ready"`
@@ -260,6 +267,11 @@ func (e *Extractor) quiet(ctx context.Context, page *rod.Page, w *netWatch, left
 		return false
 	}
 	if q.Refresh || !q.HasContent || q.SinceMut < float64(domQuiet.Milliseconds()) {
+		return false
+	}
+	// A fetch the page started is waited for even before Chromium's network
+	// event reaches us, and so is whatever a timer that just fired set off.
+	if q.Fetching > 0 || (q.SinceFire >= 0 && q.SinceFire < float64(netQuiet.Milliseconds())) {
 		return false
 	}
 	// A short timer still pending (a late render, an interstitial that

@@ -3,13 +3,16 @@
 // the time of the last DOM mutation, and the short timers still pending
 // (a SPA that renders "in 600 ms", an interstitial that replaces itself
 // "in 3 s"). Timers longer than 5 s, setInterval and timer chains deeper
-// than 3 (tickers, carousels) are not waited for. It never changes what a
-// timer does.
+// than 3 (tickers, carousels) are not waited for. It also records when a
+// short timer last fired and which fetches are in flight: a timer that
+// starts a fetch (an interstitial fetching the real page) must not look
+// quiet in the instant before Chromium reports the request to brandpack.
+// It never changes what a timer or a fetch does.
 (() => {
   const key = Symbol.for('brandpack.settle');
   if (window[key]) return;
   const now = () => performance.now();
-  const st = { lastMut: now(), pending: new Map() };
+  const st = { lastMut: now(), lastFire: -1, pending: new Map(), fetches: new Map() };
   Object.defineProperty(window, key, { value: st, enumerable: false });
   try {
     new MutationObserver(() => { st.lastMut = now(); })
@@ -26,7 +29,7 @@
     id = origSet.call(this, function () {
       st.pending.delete(id);
       depth = mine + 1;
-      try { return fn.apply(this, args); } finally { depth = 0; }
+      try { return fn.apply(this, args); } finally { depth = 0; st.lastFire = now(); }
     }, delay);
     st.pending.set(id, now() + delay);
     return id;
@@ -41,4 +44,19 @@
   } catch (e) { /* ignore */ }
   window.setTimeout = wrappedSet;
   window.clearTimeout = wrappedClear;
+  const origFetch = window.fetch;
+  if (typeof origFetch === 'function') {
+    let seq = 0;
+    const wrappedFetch = function () {
+      const id = ++seq;
+      st.fetches.set(id, now());
+      let p;
+      try { p = origFetch.apply(this, arguments); } catch (e) { st.fetches.delete(id); throw e; }
+      const done = () => { st.fetches.delete(id); };
+      p.then(done, done);
+      return p;
+    };
+    try { Object.defineProperty(wrappedFetch, 'toString', { value: () => origFetch.toString() }); } catch (e) { /* ignore */ }
+    window.fetch = wrappedFetch;
+  }
 })();
