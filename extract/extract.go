@@ -231,6 +231,9 @@ func (e *Extractor) Close() error {
 func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Extraction, error) {
 	start := time.Now()
 	log := e.log.With("domain", domain)
+	ph := newPhases()
+	defer ph.log(log)
+	ctx = withPhases(ctx, ph)
 	// The scrape budget counts the extraction's own work (resolving, then
 	// the browser), never the wait for a free browser, which has its own
 	// bound (lease).
@@ -243,6 +246,7 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 	}
 	left := e.cfg.ScrapeTimeout - time.Since(start)
 	cancel()
+	ph.mark("resolve")
 
 	var x *app.Extraction
 	var finalURL, copyText string
@@ -254,6 +258,7 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 		if err != nil {
 			return nil, err
 		}
+		ph.mark("queue")
 		if bctx == nil {
 			var cancel context.CancelFunc
 			bctx, cancel = context.WithTimeoutCause(ctx, left, errBudget)

@@ -294,9 +294,11 @@ func (e *Extractor) navigate(ctx context.Context, page *rod.Page, w *netWatch, t
 		}
 		return 0, fmt.Errorf("navigate: %w", err)
 	}
+	markPhase(ctx, "navigate")
 	e.log.Debug("navigated, waiting for the page to settle", "url", target)
 	if err := e.settle(ctx, page, w); err != nil {
 		return 0, err
 	}
+	markPhase(ctx, "settle")
 	return w.state().status, nil
 }

@@ -78,7 +78,9 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		}
 		proxy, proxyURL = p, p.URL()
 	}
+	markPhase(ctx, "proxy")
 	defer func() {
+		markPhase(ctx, "close")
 		_ = proxy.Close()
 		st := proxy.Stats()
 		if e.onEgress != nil {
@@ -118,6 +120,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	}).Call(b.rod.Context(ctx)); err != nil {
 		return fmt.Errorf("deny downloads: %w", err)
 	}
+	markPhase(ctx, "context")
 	incognito := *b.rod
 	incognito.BrowserContextID = bc.BrowserContextID
 	page, err := incognito.Context(ctx).Page(proto.TargetCreateTarget{})
@@ -131,6 +134,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 			_, _ = proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.rod.Context(cctx))
 		}
 	}()
+	markPhase(ctx, "page")
 	if creds != nil {
 		if err := answerProxyAuth(ctx, log, page, *creds); err != nil {
 			return err
@@ -156,6 +160,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	defer stopWatch()
 	w.watch(wctx, page)
 
+	markPhase(ctx, "setup")
 	log.Info("navigating " + u.String())
 	// A document the proxy refused (a redirect to an internal address, a
 	// rebinding name) is the guard's verdict, not a broken page.
@@ -182,6 +187,7 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	if err != nil {
 		return err
 	}
+	markPhase(ctx, "collect")
 	log.Info("settled", "url", sig.URL, "status", status)
 	fu, perr := url.Parse(sig.URL)
 	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") || status == 403 {
@@ -199,7 +205,9 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	// blank) before the context goes.
 	stopWatch()
 	r := &renderer{page: page}
-	return then(ctx, &loaded{URL: sig.URL, Status: status, Sig: sig}, r)
+	err = then(ctx, &loaded{URL: sig.URL, Status: status, Sig: sig}, r)
+	markPhase(ctx, "finish")
+	return err
 }
 
 // blockedURLPatterns are resources that never carry brand signals: web font
