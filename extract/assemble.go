@@ -97,13 +97,11 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 			}
 		}
 	}
-	markPhase(ctx, "downloads")
 	logos := pack.Logos
 	logos, assets = logofile.AddMonoLogo(log, domain, pack.Colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)
 	logos, assets = addPNGs(rctx, log, r, domain, logos, assets)
 	rcancel()
-	markPhase(ctx, "render")
 	logos, assets = logofile.AddRasterMono(log, domain, pack.Colors.Background, logos, assets)
 	if err := ctx.Err(); err != nil {
 		return nil, "", err

@@ -164,6 +164,8 @@ func verifyPNG(data []byte, w, h int) error {
 // PNGURL; a PNG logo is its own PNG. A rendering that fails costs that PNG
 // only (logged).
 func addPNGs(ctx context.Context, log *slog.Logger, r *renderer, domain string, logos []app.Logo, assets []app.Asset) ([]app.Logo, []app.Asset) {
+	markPhase(ctx, "downloads") // manifest, logo files, judging
+	defer markPhase(ctx, "render")
 	files := map[string]*app.Asset{}
 	for i := range assets {
 		files[assets[i].File] = &assets[i]
