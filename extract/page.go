@@ -166,7 +166,7 @@ var settleInitJS string
 
 // probeJS reads the page's settle state at once: time since the last DOM
 // mutation, how long until the last pending short timer fires (-1: none),
-// time since a short timer last fired (-1: never), how many fetches started
+// time since a short timer last fired or a fetch ended (-1: never), how many fetches started
 // less than longPoll ago are in flight, whether the page has content and
 // whether a short meta refresh is pending.
 // A document the init script missed gets an observer now.

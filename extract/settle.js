@@ -4,9 +4,11 @@
 // (a SPA that renders "in 600 ms", an interstitial that replaces itself
 // "in 3 s"). Timers longer than 5 s, setInterval and timer chains deeper
 // than 3 (tickers, carousels) are not waited for. It also records when a
-// short timer last fired and which fetches are in flight: a timer that
-// starts a fetch (an interstitial fetching the real page) must not look
-// quiet in the instant before Chromium reports the request to brandpack.
+// short timer last fired or a fetch last ended, and which fetches are in
+// flight: a timer that starts a fetch (an interstitial fetching the real
+// page) must not look quiet in the instant before Chromium reports the
+// request to brandpack, nor in the instant between the answer and what the
+// page renders from it.
 // It never changes what a timer or a fetch does.
 (() => {
   const key = Symbol.for('brandpack.settle');
@@ -52,7 +54,9 @@
       st.fetches.set(id, now());
       let p;
       try { p = origFetch.apply(this, arguments); } catch (e) { st.fetches.delete(id); throw e; }
-      const done = () => { st.fetches.delete(id); };
+      // What the page does with the answer (read the body, render it)
+      // comes a few microtasks later: an ended fetch counts as a fire.
+      const done = () => { st.fetches.delete(id); st.lastFire = now(); };
       p.then(done, done);
       return p;
     };
