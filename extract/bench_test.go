@@ -33,6 +33,9 @@ func BenchmarkExtract(b *testing.B) {
 		b.Run(h, func(b *testing.B) {
 			var total time.Duration
 			for b.Loop() {
+				b.StopTimer()
+				waitIdle(b, e.x)
+				b.StartTimer()
 				start := time.Now()
 				if _, err := e.x.Extract(context.Background(), h, h); err != nil {
 					b.Fatal(err)
@@ -70,6 +73,18 @@ func bareLoad(ctx context.Context, e *testEnv, host string) (time.Duration, erro
 	return d, nil
 }
 
+// waitIdle waits until no slot is held: a slot that finished an extraction
+// opens the tab of its next one before it is free, and neither measurement
+// should share the machine with that.
+func waitIdle(b *testing.B, x *Extractor) {
+	for deadline := time.Now().Add(30 * time.Second); x.InUse() > 0; {
+		if time.Now().After(deadline) {
+			b.Fatal("extractor still busy after 30 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func p50(ds []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
@@ -92,12 +107,14 @@ func BenchmarkExtractVsLoad(b *testing.B) {
 	var allExt, allBare []time.Duration
 	for b.Loop() {
 		for _, h := range hosts {
+			waitIdle(b, e.x)
 			d, err := bareLoad(ctx, e, h)
 			if err != nil {
 				b.Fatal(err)
 			}
 			bare[h] = append(bare[h], d)
 			allBare = append(allBare, d)
+			waitIdle(b, e.x)
 			start := time.Now()
 			if _, err := e.x.Extract(ctx, h, h); err != nil {
 				b.Fatal(err)

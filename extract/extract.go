@@ -115,6 +115,7 @@ type Extractor struct {
 	proxy   *egress.Proxy   // browser-level proxy of a launched Chromium
 	gateway *egress.Gateway // the fleet's way out (nil for a launched Chromium)
 	llm     *llmClient      // nil without Config.LLM.URL
+	spares  *spareTabs      // tabs opened ahead of their extraction (tab.go)
 
 	onEgress func(egress.ProxyStats) // tests: the per-extraction proxy's final stats
 }
@@ -155,7 +156,7 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	e := &Extractor{cfg: cfg, door: cfg.Door, log: cfg.Logger}
+	e := &Extractor{cfg: cfg, door: cfg.Door, log: cfg.Logger, spares: &spareTabs{}}
 	if cfg.LLM.URL != "" {
 		if e.llm, err = newLLMClient(cfg.LLM); err != nil {
 			return nil, err
@@ -169,6 +170,7 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		if err := e.newFleet(urls); err != nil {
 			return nil, err
 		}
+		e.spares.max = e.pool.capacity()
 		return e, nil
 	}
 	if cfg.Browsers <= 0 {
@@ -195,6 +197,7 @@ func New(ctx context.Context, cfg Config) (*Extractor, error) {
 		defer cancel()
 		return launchBrowser(lctx, bin, netFlags, e.log)
 	}})
+	e.spares.max = e.pool.capacity()
 	return e, nil
 }
 
@@ -216,6 +219,9 @@ func (e *Extractor) Waiting() int { return e.pool.waiting() }
 // Close stops the browser and the browser-level proxy. Running extractions
 // fail with app.ESCRAPER.
 func (e *Extractor) Close() error {
+	for _, t := range e.spares.close() {
+		e.closeTab(context.Background(), e.log, t)
+	}
 	e.pool.close()
 	if e.gateway != nil {
 		_ = e.gateway.Close()
@@ -270,7 +276,7 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 			x, copyText, err = e.assemble(ctx, log, domain, page, r)
 			return err
 		})
-		l.release()
+		e.release(l)
 		spent += s
 		if err == nil {
 			break
@@ -308,6 +314,31 @@ func (e *Extractor) Extract(ctx context.Context, domain, target string) (*app.Ex
 	log.Info("extracted", "brand", x.Pack.Brand, "primary", x.Pack.Colors.Primary,
 		"logos", len(x.Pack.Logos), "ms", x.Pack.Metadata.DurationMS)
 	return x, nil
+}
+
+// release gives the slot back. Before that, while the slot is still held,
+// it opens the tab of the slot's next extraction in the background
+// (tab.go), so the browser never holds more tabs than slots and the next
+// extraction starts at its navigation.
+func (e *Extractor) release(l *lease) {
+	b := l.current()
+	if b == nil || !e.spares.wants() {
+		l.release()
+		return
+	}
+	go func() {
+		defer l.release()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		t, err := e.openTab(ctx, b)
+		if err != nil {
+			e.log.Debug("spare tab not opened", "err", err)
+			return
+		}
+		if !e.spares.put(t) {
+			e.closeTab(ctx, e.log, t)
+		}
+	}()
 }
 
 // lease waits for a browser slot, at most Config.QueueTimeout; front puts

@@ -420,6 +420,16 @@ func (p *pool) browser(ctx context.Context) (*browser, error) {
 	return (&lease{p: p, ep: p.eps[0]}).browser(ctx)
 }
 
+// current returns the leased endpoint's live browser, or nil.
+func (l *lease) current() *browser {
+	l.p.mu.Lock()
+	defer l.p.mu.Unlock()
+	if b := l.ep.cur; b != nil && !l.ep.down && !l.p.closed && b.alive() {
+		return b
+	}
+	return nil
+}
+
 // current returns the first endpoint's browser, or nil (tests).
 func (p *pool) current() *browser {
 	p.mu.Lock()

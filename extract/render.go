@@ -42,6 +42,27 @@ var renderJS string
 type renderer struct {
 	page  *rod.Page
 	blank bool
+	ahead chan error // the blank navigation started by goBlankAhead
+}
+
+// newRenderer turns page blank in the background at once: the navigation
+// runs while the logo files download, so a rendering costs only its
+// evaluation. The page must have been read already.
+func newRenderer(ctx context.Context, page *rod.Page) *renderer {
+	r := &renderer{page: page, ahead: make(chan error, 1)}
+	go func() { r.ahead <- r.goBlank(ctx) }()
+	return r
+}
+
+// goBlank navigates the page to about:blank and waits for its load event.
+func (r *renderer) goBlank(ctx context.Context) error {
+	p := r.page.Context(ctx)
+	wait := p.WaitEvent(&proto.PageLoadEventFired{})
+	if err := p.Navigate("about:blank"); err != nil {
+		return fmt.Errorf("render: blank page: %w", err)
+	}
+	wait()
+	return ctx.Err()
 }
 
 // renderJob is one SVG to draw at W×H; VW×VH is the viewBox to give an SVG
@@ -63,13 +84,17 @@ func (r *renderer) render(ctx context.Context, jobs []renderJob) ([][]byte, erro
 		return nil, errors.New("render: no page")
 	}
 	if !r.blank {
-		p := r.page.Context(ctx)
-		wait := p.WaitEvent(&proto.PageLoadEventFired{})
-		if err := p.Navigate("about:blank"); err != nil {
-			return nil, fmt.Errorf("render: blank page: %w", err)
+		var err error
+		if r.ahead != nil {
+			select {
+			case err = <-r.ahead:
+			case <-ctx.Done():
+				err = ctx.Err()
+			}
+		} else {
+			err = r.goBlank(ctx)
 		}
-		wait()
-		if err := ctx.Err(); err != nil {
+		if err != nil {
 			return nil, err
 		}
 		r.blank = true

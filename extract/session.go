@@ -9,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-rod/rod/lib/proto"
-
 	"github.com/brandpack/brandpack/app"
-	"github.com/brandpack/brandpack/extract/egress"
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
@@ -46,8 +43,8 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u
 		}
 	}()
 	began := time.Now()
-	err = e.session(ctx, log, b, u, then)
-	spent := time.Since(began)
+	spare, err := e.session(ctx, log, b, u, then)
+	spent := time.Since(began) + spare
 	if err != nil && ctx.Err() == nil && !b.ping(ctx) {
 		log.Warn("browser stopped answering; it will be replaced", "endpoint", l.ep.name, "err", err)
 		l.failed(b)
@@ -60,98 +57,26 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u
 	return spent, err
 }
 
-func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL, then afterLoad) error {
-	limits := egress.ProxyLimits{MaxRequests: e.cfg.MaxRequests, MaxBytes: e.cfg.MaxBytes}
-	var proxy *egress.Proxy
-	var creds *egress.Credentials
-	proxyURL := ""
-	if e.gateway != nil { // a fleet browser: the gateway, with this extraction's credentials
-		p, c, err := e.gateway.NewProxy(limits)
-		if err != nil {
-			return fmt.Errorf("proxy: %w", err)
-		}
-		proxy, creds, proxyURL = p, &c, e.gateway.URL()
+func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u *url.URL, then afterLoad) (time.Duration, error) {
+	t, stale := e.spares.take(b)
+	for _, x := range stale {
+		e.closeTab(ctx, log, x)
+	}
+	var spare time.Duration // opening time of a spare, charged to this extraction
+	if t != nil {
+		spare = t.opened
+		markPhase(ctx, "tab") // a spare: opened before this extraction began
 	} else {
-		p, err := e.door.NewProxy(limits)
-		if err != nil {
-			return fmt.Errorf("proxy: %w", err)
+		var err error
+		if t, err = e.openTab(ctx, b); err != nil {
+			return 0, err
 		}
-		proxy, proxyURL = p, p.URL()
 	}
-	markPhase(ctx, "proxy")
 	defer func() {
+		e.closeTab(ctx, log, t)
 		markPhase(ctx, "close")
-		_ = proxy.Close()
-		st := proxy.Stats()
-		if e.onEgress != nil {
-			e.onEgress(st)
-		}
-		attrs := []any{"requests", st.Requests, "bytes", st.Bytes, "blocked", st.BlockedTotal}
-		if st.LimitHit != "" {
-			attrs = append(attrs, "limit", st.LimitHit)
-		}
-		for i, bl := range st.Blocked {
-			if i == 8 {
-				break
-			}
-			attrs = append(attrs, fmt.Sprintf("blocked_%d", i), bl.Host+" ("+bl.Reason+")")
-		}
-		log.Debug("egress", attrs...)
 	}()
-	cleanup := func() (context.Context, context.CancelFunc) {
-		return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	}
-
-	bc, err := proto.TargetCreateBrowserContext{
-		ProxyServer:     proxyURL,
-		ProxyBypassList: "<-loopback>",
-	}.Call(b.rod.Context(ctx))
-	if err != nil {
-		return fmt.Errorf("create browser context: %w", err)
-	}
-	defer func() {
-		cctx, cancel := cleanup()
-		defer cancel()
-		_ = proto.TargetDisposeBrowserContext{BrowserContextID: bc.BrowserContextID}.Call(b.rod.Context(cctx))
-	}()
-	if err := (proto.BrowserSetDownloadBehavior{
-		Behavior:         proto.BrowserSetDownloadBehaviorBehaviorDeny,
-		BrowserContextID: bc.BrowserContextID,
-	}).Call(b.rod.Context(ctx)); err != nil {
-		return fmt.Errorf("deny downloads: %w", err)
-	}
-	markPhase(ctx, "context")
-	incognito := *b.rod
-	incognito.BrowserContextID = bc.BrowserContextID
-	page, err := incognito.Context(ctx).Page(proto.TargetCreateTarget{})
-	if err != nil {
-		return fmt.Errorf("new page: %w", err)
-	}
-	defer func() {
-		cctx, cancel := cleanup()
-		defer cancel()
-		if err := page.Context(cctx).Close(); err != nil {
-			_, _ = proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.rod.Context(cctx))
-		}
-	}()
-	markPhase(ctx, "page")
-	if creds != nil {
-		if err := answerProxyAuth(ctx, log, page, *creds); err != nil {
-			return err
-		}
-	}
-	if err := (proto.NetworkEnable{}).Call(page); err != nil {
-		return fmt.Errorf("network enable: %w", err)
-	}
-	if err := (proto.NetworkSetBypassServiceWorker{Bypass: true}).Call(page); err != nil {
-		return fmt.Errorf("bypass service workers: %w", err)
-	}
-	if err := (proto.NetworkSetBlockedURLs{Urls: blockedURLPatterns}).Call(page); err != nil {
-		return fmt.Errorf("block resources: %w", err)
-	}
-	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: settleInitJS}).Call(page); err != nil {
-		return fmt.Errorf("settle script: %w", err)
-	}
+	page, proxy := t.page.Context(ctx), t.proxy
 
 	// The watcher lives until the page is read: it also dismisses dialogs
 	// that would block the collection.
@@ -160,7 +85,6 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 	defer stopWatch()
 	w.watch(wctx, page)
 
-	markPhase(ctx, "setup")
 	log.Info("navigating " + u.String())
 	// A document the proxy refused (a redirect to an internal address, a
 	// rebinding name) is the guard's verdict, not a broken page.
@@ -178,36 +102,36 @@ func (e *Extractor) session(ctx context.Context, log *slog.Logger, b *browser, u
 		var ne *navError
 		if errors.As(err, &ne) {
 			if rerr := refused(); rerr != nil {
-				return rerr
+				return spare, rerr
 			}
 		}
-		return err
+		return spare, err
 	}
 	sig, err := collect(ctx, page)
 	if err != nil {
-		return err
+		return spare, err
 	}
 	markPhase(ctx, "collect")
 	log.Info("settled", "url", sig.URL, "status", status)
 	fu, perr := url.Parse(sig.URL)
 	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") || status == 403 {
 		if rerr := refused(); rerr != nil {
-			return rerr
+			return spare, rerr
 		}
 	}
 	if perr != nil || (fu.Scheme != "http" && fu.Scheme != "https") {
-		return &navError{text: "ended on " + strings.SplitN(sig.URL, ":", 2)[0] + " page"}
+		return spare, &navError{text: "ended on " + strings.SplitN(sig.URL, ":", 2)[0] + " page"}
 	}
 	if status == 401 || status == 403 || status == 429 || status >= 500 {
-		return &httpStatusError{status: status}
+		return spare, &httpStatusError{status: status}
 	}
 	// Judge the signals (downloads; PNG renderings in this page, turned
 	// blank) before the context goes.
 	stopWatch()
-	r := &renderer{page: page}
+	r := newRenderer(ctx, page)
 	err = then(ctx, &loaded{URL: sig.URL, Status: status, Sig: sig}, r)
 	markPhase(ctx, "finish")
-	return err
+	return spare, err
 }
 
 // blockedURLPatterns are resources that never carry brand signals: web font
