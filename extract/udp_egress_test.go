@@ -183,6 +183,23 @@ func leakPage(t *testing.T, pageGuard bool) string {
 		return launchChromium(lctx, bin, netFlags, testLogger(), pageGuard)
 	}})
 
+	// Extractions run in a tab opened ahead of them (tab.go) whenever the
+	// slot had time to open one: so does this one, and the layers are
+	// proved on that path.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	br, err := x.pool.browser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spare, err := x.openTab(ctx, br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.spares.put(spare) {
+		t.Fatal("the spare tab was not kept")
+	}
+
 	var report string
 	go func() {
 		select {
@@ -198,6 +215,9 @@ func leakPage(t *testing.T, pageGuard bool) string {
 	}
 	if report == "" {
 		t.Fatal("the page never reported that its attempts were done")
+	}
+	if spare.proxy.Stats().Requests == 0 {
+		t.Error("the extraction did not run in the tab opened ahead")
 	}
 	t.Logf("page report:\n%s", report)
 	// Stragglers: datagrams are counted as they arrive; give the kernel a
