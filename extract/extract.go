@@ -8,8 +8,8 @@
 // the first Extract; a browser that crashed or got disconnected is replaced
 // on the next Extract. Config.Browsers extractions run at once per browser
 // endpoint (pool.go), each in its own incognito browser context with its
-// own egress proxy; further callers
-// wait in line, at most Config.QueueTimeout (then app.EUNAVAILABLE), and the
+// own egress proxy (a tab, tab.go, that the slot's previous extraction
+// opened ahead when it had the time); further callers wait in line, at most Config.QueueTimeout (then app.EUNAVAILABLE), and the
 // scrape budget only starts once they have a browser.
 //
 // All traffic leaves through the egress door: Chromium through proxies built
@@ -72,7 +72,7 @@ type Config struct {
 
 	// CostPerBrowserSecond is the cost model: an extraction costs the
 	// seconds it held a browser context (create to dispose, measured wall
-	// time) times this rate, rounded to 6 decimals; waiting for a slot and
+	// time; for a tab opened ahead, its opening time plus its use) times this rate, rounded to 6 decimals; waiting for a slot and
 	// Go-side work are free. The default, 0.0001 USD/s (0.36 USD per browser
 	// hour), is a conservative stand-in for hosted headless-browser pricing;
 	// self-hosters can set their own.

@@ -33,6 +33,7 @@ func (e *Extractor) inBrowser(ctx context.Context, log *slog.Logger, l *lease, u
 	if err != nil {
 		return 0, err
 	}
+	markPhase(ctx, "browser") // a launch, when the browser had to start
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
