@@ -94,7 +94,7 @@ func p50(ds []time.Duration) time.Duration {
 // BenchmarkExtractVsLoad runs, side by side in one run, a fresh extraction
 // and a bare Chromium navigation to the load event of every test site, and
 // reports both medians and their ratio (the targets: extraction p50
-// ≤ 1000 ms and ≤ 5× the bare load).
+// ≤ 1000 ms and ≤ 3× the bare load).
 func BenchmarkExtractVsLoad(b *testing.B) {
 	e := getEnv(b)
 	hosts := benchHosts(e)
