@@ -22,8 +22,9 @@ import (
 
 // fleetBrowser starts a Chromium with --remote-debugging-port as a fleet
 // node would run (no proxy of its own: each context gets the gateway) and
-// returns its http://127.0.0.1:PORT and its PID; port "0" picks one.
-func fleetBrowser(t testing.TB, port string) (string, int) {
+// returns its http://127.0.0.1:PORT and its PID; port "0" picks one. extra
+// are more switches (name → value), as a node's operator would add.
+func fleetBrowser(t testing.TB, port string, extra ...map[string]string) (string, int) {
 	t.Helper()
 	bin, err := findChrome("")
 	if err != nil {
@@ -37,6 +38,11 @@ func fleetBrowser(t testing.TB, port string) (string, int) {
 	}
 	setFlag(l, "host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1")
 	setFlag(l, "remote-debugging-port", port)
+	for _, m := range extra {
+		for k, v := range m {
+			setFlag(l, k, v)
+		}
+	}
 	if err := writePreferences(filepath.Join(dir, "profile")); err != nil {
 		t.Fatal(err)
 	}
