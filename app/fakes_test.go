@@ -13,17 +13,18 @@ import (
 type memStore struct {
 	Store // not implemented: panics
 
-	mu        sync.Mutex
-	plans     map[string]int           // plan name → monthly limit
-	users     map[int64]*User          // by id
-	usage     map[int64]map[string]int // user → month → used
-	packs     map[string]*Pack
-	jobs      map[string]*Job
-	runAfter  map[string]time.Time // RequeueJob's not-before, by job
-	logs      []RequestLog
-	refunds   int   // Refund and RefundJob calls that gave a unit back
-	saveErr   error // SavePack fails with it when set
-	createErr error // CreateJob fails with it when set
+	mu         sync.Mutex
+	plans      map[string]int           // plan name → monthly limit
+	users      map[int64]*User          // by id
+	usage      map[int64]map[string]int // user → month → used
+	packs      map[string]*Pack
+	jobs       map[string]*Job
+	runAfter   map[string]time.Time // RequeueJob's not-before, by job
+	logs       []RequestLog
+	refunds    int   // Refund and RefundJob calls that gave a unit back
+	saveErr    error // SavePack fails with it when set
+	createErr  error // CreateJob fails with it when set
+	requeueErr error // RequeueJob fails with it when set
 }
 
 func newMemStore() *memStore {
@@ -196,6 +197,9 @@ func (m *memStore) ClaimJob(_ context.Context, now time.Time) (*Job, error) {
 func (m *memStore) RequeueJob(_ context.Context, id string, runAfter time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.requeueErr != nil {
+		return m.requeueErr
+	}
 	j := m.jobs[id]
 	if j == nil || j.Status != JobRunning {
 		return Errorf(ENOTFOUND, "no running job")

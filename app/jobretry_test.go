@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -143,6 +144,24 @@ func TestJobUnchargedRequeueRefundsItsTry(t *testing.T) {
 	r.svc.runJob(ctx, r.claim(t))
 	after, _ := r.st.Job(ctx, j.ID)
 	if after.Status != JobQueued || after.Charged || r.used() != 0 || r.st.refunds != 1 {
+		t.Fatalf("job %+v, used %d, refunds %d", after, r.used(), r.st.refunds)
+	}
+}
+
+// A job that cannot be put back (the store fails) is not left running: it
+// fails, and the unit it kept is refunded.
+func TestJobRequeueFailureFailsAndRefunds(t *testing.T) {
+	r := newChargeRig(t)
+	ctx := context.Background()
+	r.ex.run = func(string) (*Extraction, error) { return nil, unavailable(1) }
+	r.st.requeueErr = errors.New("disk full")
+	j, err := r.svc.Analyze(ctx, r.u, "https://a.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.svc.runJob(ctx, r.claim(t))
+	after, _ := r.st.Job(ctx, j.ID)
+	if after.Status != JobFailed || after.Err.Code != EUNAVAILABLE || after.Charged || r.used() != 0 || r.st.refunds != 1 {
 		t.Fatalf("job %+v, used %d, refunds %d", after, r.used(), r.st.refunds)
 	}
 }

@@ -53,9 +53,10 @@ const maxJobAttempts = 3
 // A job refused for want of a browser (scraper_unavailable: none reachable,
 // or the line for one too long) goes back to the queue and is tried again
 // with backoff for up to jobRetryWindow after its submission; the first try
-// after the window that is refused again fails the job (and refunds it). The delay doubles with the time the
-// job has waited (1 s, 1 s, 2 s, 4 s … at most jobRetryMax), and is never
-// shorter than the Retry-After the extractor named (its next probe).
+// after the window that is refused again fails the job (and refunds it).
+// The delay is the time the job has waited (so it doubles: 1 s, 1 s, 2 s,
+// 4 s … at most jobRetryMax), never shorter than the Retry-After the
+// extractor named (its next probe).
 const (
 	jobRetryWindow = 15 * time.Minute
 	jobRetryMin    = time.Second
@@ -129,8 +130,12 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 		}
 		p, err = s.getPack(ctx, u, j.Domain, j.URL, r)
 		if retry && ErrorCode(err) == EUNAVAILABLE {
-			s.requeueJob(ctx, j, err)
-			return
+			if s.requeueJob(ctx, j, err) {
+				return
+			}
+			if r != nil { // it could not go back: it fails, and its kept unit is refunded
+				s.refundReservation(u, r)
+			}
 		}
 	}
 	now := s.Now()
@@ -157,15 +162,16 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 
 // requeueJob puts a job refused for want of a browser back in the queue
 // (queued, as before its claim), to be tried again after the backoff delay.
-// Its unit stays reserved (charge.go).
-func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) {
+// Its unit stays reserved (charge.go). It reports whether the row was
+// requeued.
+func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) bool {
 	d := s.jobRetryDelay(j, cause)
 	if err := s.store.RequeueJob(ctx, j.ID, s.Now().Add(d)); err != nil {
-		// The row stays running; the next start requeues it.
 		s.log.Error("requeue job", "job_id", j.ID, "err", err)
-		return
+		return false
 	}
 	s.log.Info("job requeued: no browser available", "job_id", j.ID, "retry_in", d, "err", cause)
+	return true
 }
 
 // publicError is the client-safe form of any error.
