@@ -82,8 +82,11 @@ func TestFleet(t *testing.T) {
 	e := getEnv(t)
 	u1, pid1 := fleetBrowser(t, "0")
 	u2, _ := fleetBrowser(t, "0")
+	// The wait bound is generous: after the kill the burst and its retries
+	// queue for the survivor's two slots, and on a loaded machine that line
+	// can take longer than the default 30 s (the bound is TestPoolBoundsAndWaits').
 	x, err := New(context.Background(), Config{Door: e.door, BrowserURLs: []string{u1 + "," + u2}, Browsers: 2,
-		ScrapeTimeout: 45 * time.Second, Logger: testLogger()})
+		ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute, Logger: testLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
