@@ -23,12 +23,17 @@ import (
 //     user hears 429 at once. Its refund clears the job's charged flag in the
 //     same transaction (UsageStore.RefundJob): a job run again after a crash
 //     is refunded at most once.
+//   - A job refused for want of a browser (scraper_unavailable) inside its
+//     retry window goes back to the queue holding its unit (reservation.
+//     retry): it is charged once overall, whenever it finally runs, and
+//     refunded if it finally fails.
 
 // reservation is a quota unit taken for one call: its month, and for an
 // analysis job the job whose row records the charge.
 type reservation struct {
 	month string
 	jobID string
+	retry bool // a job's unit, kept when the job is requeued (scraper_unavailable)
 }
 
 // chargeable reports whether serving the domain costs a unit: its stored
@@ -47,7 +52,8 @@ func (s *Service) fresh(p *Pack) bool {
 // when an extraction is needed.
 func (s *Service) getPack(ctx context.Context, u *User, domain, target string, r *reservation) (p *Pack, err error) {
 	defer func() {
-		if r != nil && (p == nil || p.Metadata.Cached) {
+		requeued := r != nil && r.retry && ErrorCode(err) == EUNAVAILABLE
+		if r != nil && (p == nil || p.Metadata.Cached) && !requeued {
 			s.refundReservation(u, r)
 		}
 	}()

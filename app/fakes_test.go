@@ -13,16 +13,18 @@ import (
 type memStore struct {
 	Store // not implemented: panics
 
-	mu        sync.Mutex
-	plans     map[string]int           // plan name → monthly limit
-	users     map[int64]*User          // by id
-	usage     map[int64]map[string]int // user → month → used
-	packs     map[string]*Pack
-	jobs      map[string]*Job
-	logs      []RequestLog
-	refunds   int   // Refund and RefundJob calls that gave a unit back
-	saveErr   error // SavePack fails with it when set
-	createErr error // CreateJob fails with it when set
+	mu         sync.Mutex
+	plans      map[string]int           // plan name → monthly limit
+	users      map[int64]*User          // by id
+	usage      map[int64]map[string]int // user → month → used
+	packs      map[string]*Pack
+	jobs       map[string]*Job
+	runAfter   map[string]time.Time // RequeueJob's not-before, by job
+	logs       []RequestLog
+	refunds    int   // Refund and RefundJob calls that gave a unit back
+	saveErr    error // SavePack fails with it when set
+	createErr  error // CreateJob fails with it when set
+	requeueErr error // RequeueJob fails with it when set
 }
 
 func newMemStore() *memStore {
@@ -32,6 +34,8 @@ func newMemStore() *memStore {
 		usage: map[int64]map[string]int{},
 		packs: map[string]*Pack{},
 		jobs:  map[string]*Job{},
+
+		runAfter: map[string]time.Time{},
 	}
 }
 
@@ -167,6 +171,42 @@ func (m *memStore) FinishJob(_ context.Context, j *Job) error {
 	c := *j
 	c.Charged = stored.Charged // the flag is RefundJob's alone, as in SQL
 	m.jobs[j.ID] = &c
+	return nil
+}
+
+// ClaimJob claims the oldest queued job that is due, as the SQL one does.
+func (m *memStore) ClaimJob(_ context.Context, now time.Time) (*Job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var oldest *Job
+	for _, j := range m.jobs {
+		if j.Status == JobQueued && !m.runAfter[j.ID].After(now) && (oldest == nil || j.CreatedAt.Before(oldest.CreatedAt)) {
+			oldest = j
+		}
+	}
+	if oldest == nil {
+		return nil, nil
+	}
+	oldest.Status, oldest.StartedAt = JobRunning, &now
+	oldest.Attempts++
+	delete(m.runAfter, oldest.ID)
+	c := *oldest
+	return &c, nil
+}
+
+func (m *memStore) RequeueJob(_ context.Context, id string, runAfter time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.requeueErr != nil {
+		return m.requeueErr
+	}
+	j := m.jobs[id]
+	if j == nil || j.Status != JobRunning {
+		return Errorf(ENOTFOUND, "no running job")
+	}
+	j.Status, j.StartedAt = JobQueued, nil
+	j.Attempts = max(j.Attempts-1, 0)
+	m.runAfter[id] = runAfter
 	return nil
 }
 

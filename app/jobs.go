@@ -50,6 +50,28 @@ const jobPoll = 2 * time.Second
 // maxJobAttempts bounds how often a job interrupted by a dying process is retried.
 const maxJobAttempts = 3
 
+// A job refused for want of a browser (scraper_unavailable: none reachable,
+// or the line for one too long) goes back to the queue and is tried again
+// with backoff for up to jobRetryWindow after its submission; the first try
+// after the window that is refused again fails the job (and refunds it).
+// The delay is the time the job has waited (so it doubles: 1 s, 1 s, 2 s,
+// 4 s … at most jobRetryMax), never shorter than the Retry-After the
+// extractor named (its next probe).
+const (
+	jobRetryWindow = 15 * time.Minute
+	jobRetryMin    = time.Second
+	jobRetryMax    = time.Minute
+)
+
+// jobRetryDelay is how long a job refused with err waits before its next try.
+func (s *Service) jobRetryDelay(j *Job, err error) time.Duration {
+	d := min(max(s.Now().Sub(j.CreatedAt), jobRetryMin), jobRetryMax)
+	if secs, ok := ErrorDetails(err)["retry_after_seconds"].(int); ok {
+		d = max(d, min(time.Duration(secs)*time.Second, jobRetryMax))
+	}
+	return d
+}
+
 // RunJobs runs analysis jobs with n workers until ctx ends. Jobs left running
 // by a process that died are queued again first.
 func (s *Service) RunJobs(ctx context.Context, n int) {
@@ -101,7 +123,20 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 			s.refundReservation(u, r)
 		}
 	} else if err == nil {
-		p, err = s.getPack(ctx, u, j.Domain, j.URL, jobReservation(j))
+		r := jobReservation(j)
+		retry := s.Now().Sub(j.CreatedAt) < jobRetryWindow
+		if r != nil {
+			r.retry = retry
+		}
+		p, err = s.getPack(ctx, u, j.Domain, j.URL, r)
+		if retry && ErrorCode(err) == EUNAVAILABLE {
+			if s.requeueJob(ctx, j, err) {
+				return
+			}
+			if r != nil { // it could not go back: it fails, and its kept unit is refunded
+				s.refundReservation(u, r)
+			}
+		}
 	}
 	now := s.Now()
 	j.FinishedAt = &now
@@ -123,6 +158,20 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 	if u != nil {
 		s.logRequest(u, j.Domain, p, err)
 	}
+}
+
+// requeueJob puts a job refused for want of a browser back in the queue
+// (queued, as before its claim), to be tried again after the backoff delay.
+// Its unit stays reserved (charge.go). It reports whether the row was
+// requeued.
+func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) bool {
+	d := s.jobRetryDelay(j, cause)
+	if err := s.store.RequeueJob(ctx, j.ID, s.Now().Add(d)); err != nil {
+		s.log.Error("requeue job", "job_id", j.ID, "err", err)
+		return false
+	}
+	s.log.Info("job requeued: no browser available", "job_id", j.ID, "retry_in", d, "err", cause)
+	return true
 }
 
 // publicError is the client-safe form of any error.

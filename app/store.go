@@ -55,9 +55,13 @@ type UsageStore interface {
 type JobStore interface {
 	CreateJob(ctx context.Context, j *Job) error
 	Job(ctx context.Context, id string) (*Job, error)
-	// ClaimJob moves the oldest queued job to running and returns it, or nil.
+	// ClaimJob moves the oldest queued job that is due (see RequeueJob) to
+	// running and returns it, or nil.
 	ClaimJob(ctx context.Context, now time.Time) (*Job, error)
 	FinishJob(ctx context.Context, j *Job) error
+	// RequeueJob moves a running job back to queued, not to be claimed
+	// before runAfter; the claim it ends does not count as an attempt.
+	RequeueJob(ctx context.Context, id string, runAfter time.Time) error
 	// RequeueRunning moves jobs left running by a dead process back to queued.
 	RequeueRunning(ctx context.Context) (int, error)
 }

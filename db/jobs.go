@@ -112,14 +112,16 @@ func (d *DB) Job(ctx context.Context, id string) (*app.Job, error) {
 	return j, nil
 }
 
-// ClaimJob moves the oldest queued job to running (started_at = now,
-// attempts + 1) and returns it, or nil, nil when none is queued. It is one
-// statement on the writer, so two workers never claim the same job.
+// ClaimJob moves the oldest queued job whose run_after (if any) is not
+// after at to running (started_at = at, attempts + 1) and returns it, or nil,
+// nil when none is due. It is one statement on the writer, so two workers
+// never claim the same job.
 func (d *DB) ClaimJob(ctx context.Context, at time.Time) (*app.Job, error) {
 	j, err := scanJob(d.writer.QueryRowContext(ctx, `
-		UPDATE jobs SET status = 'running', started_at = ?, attempts = attempts + 1
+		UPDATE jobs SET status = 'running', started_at = ?1, attempts = attempts + 1, run_after = NULL
 		WHERE status = 'queued' AND id = (
-			SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at, rowid LIMIT 1)
+			SELECT id FROM jobs WHERE status = 'queued' AND (run_after IS NULL OR run_after <= ?1)
+			ORDER BY created_at, rowid LIMIT 1)
 		RETURNING `+jobCols,
 		fmtTime(at)))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -167,4 +169,19 @@ func (d *DB) RequeueRunning(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("db: requeue jobs: %w", err)
 	}
 	return int(n), nil
+}
+
+// RequeueJob moves a running job back to queued, not to be claimed before
+// runAfter (a job refused for want of a browser, retried with backoff). The
+// claim it ends finished without a crash, so it does not count as an attempt.
+// A job not running is ENOTFOUND.
+func (d *DB) RequeueJob(ctx context.Context, id string, runAfter time.Time) error {
+	res, err := d.writer.ExecContext(ctx, `
+		UPDATE jobs SET status = 'queued', started_at = NULL, run_after = ?, attempts = max(attempts - 1, 0)
+		WHERE id = ? AND status = 'running'`,
+		fmtTime(runAfter), id)
+	if err != nil {
+		return fmt.Errorf("db: requeue job: %w", err)
+	}
+	return mustAffect(res, "Job not found.")
 }

@@ -22,8 +22,9 @@ import (
 
 // fleetBrowser starts a Chromium with --remote-debugging-port as a fleet
 // node would run (no proxy of its own: each context gets the gateway) and
-// returns its http://127.0.0.1:PORT and its PID; port "0" picks one.
-func fleetBrowser(t testing.TB, port string) (string, int) {
+// returns its http://127.0.0.1:PORT and its PID; port "0" picks one. extra
+// are more switches (name → value), as a node's operator would add.
+func fleetBrowser(t testing.TB, port string, extra ...map[string]string) (string, int) {
 	t.Helper()
 	bin, err := findChrome("")
 	if err != nil {
@@ -37,6 +38,11 @@ func fleetBrowser(t testing.TB, port string) (string, int) {
 	}
 	setFlag(l, "host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1")
 	setFlag(l, "remote-debugging-port", port)
+	for _, m := range extra {
+		for k, v := range m {
+			setFlag(l, k, v)
+		}
+	}
 	if err := writePreferences(filepath.Join(dir, "profile")); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +82,11 @@ func TestFleet(t *testing.T) {
 	e := getEnv(t)
 	u1, pid1 := fleetBrowser(t, "0")
 	u2, _ := fleetBrowser(t, "0")
+	// The wait bound is generous: after the kill the burst and its retries
+	// queue for the survivor's two slots, and on a loaded machine that line
+	// can take longer than the default 30 s (the bound is TestPoolBoundsAndWaits').
 	x, err := New(context.Background(), Config{Door: e.door, BrowserURLs: []string{u1 + "," + u2}, Browsers: 2,
-		ScrapeTimeout: 45 * time.Second, Logger: testLogger()})
+		ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute, Logger: testLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
