@@ -42,9 +42,17 @@ func TestScrapeTimeout(t *testing.T) {
 	if took > 20*time.Second { // the budget plus generous clean-up; it must not hang
 		t.Errorf("timeout took %s", took)
 	}
-	// The extractor is still usable afterwards.
-	if _, err := x.Extract(context.Background(), hostPlain, hostPlain); err != nil {
-		t.Errorf("after timeout: %v", err)
+	// The extractor is still usable afterwards. On a loaded machine a tiny
+	// page may itself need more than the 5 s budget: another timeout is
+	// retried (twice), any other error is a failure.
+	for try := 1; ; try++ {
+		_, err := x.Extract(context.Background(), hostPlain, hostPlain)
+		if err == nil {
+			break
+		}
+		if !errors.As(err, &ae) || ae.Code != app.ETIMEOUT || try == 3 {
+			t.Fatalf("after timeout (try %d): %v", try, err)
+		}
 	}
 }
 
