@@ -37,6 +37,35 @@ type Colors struct {
 	// the judge is; Contrast measures the roles against the background.
 	Evidence *ColorEvidenceSet `json:"evidence,omitempty"`
 	Contrast *ContrastSet      `json:"contrast,omitempty"`
+	// Dark is the site's dark palette, when it defines one.
+	Dark *DarkColors `json:"dark,omitempty"`
+}
+
+// DarkColors is the palette a site shows in its dark scheme: the same
+// roles, evidence and contrast as the light one (against the dark
+// background). Source says how the site switches to it: media (a
+// prefers-color-scheme: dark query), class or attribute (a toggle on html
+// or body, written in Selector such as html.dark or
+// html[data-theme="dark"]), or theme-color (only a dark theme-color meta:
+// the background is that colour, the brand colours are the light ones).
+type DarkColors struct {
+	Primary    string            `json:"primary"`
+	Secondary  string            `json:"secondary"`
+	Accent     string            `json:"accent"`
+	Background string            `json:"background"`
+	Text       string            `json:"text"`
+	Palette    []string          `json:"palette"`
+	Evidence   *ColorEvidenceSet `json:"evidence,omitempty"`
+	Contrast   *ContrastSet      `json:"contrast,omitempty"`
+	Source     string            `json:"source"`
+	Selector   string            `json:"selector,omitempty"`
+}
+
+// Roles is the dark palette as a Colors value (without a dark set of its
+// own), so contrast and exports treat both schemes alike.
+func (d *DarkColors) Roles() Colors {
+	return Colors{Primary: d.Primary, Secondary: d.Secondary, Accent: d.Accent, Background: d.Background,
+		Text: d.Text, Palette: d.Palette, Evidence: d.Evidence, Contrast: d.Contrast}
 }
 
 // ColorEvidence is where one role's colour came from. Source is the
