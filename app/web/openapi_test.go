@@ -356,6 +356,7 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		"ColorEvidenceSet": reflect.TypeFor[app.ColorEvidenceSet](),
 		"Contrast":         reflect.TypeFor[app.Contrast](),
 		"ContrastSet":      reflect.TypeFor[app.ContrastSet](),
+		"DarkColors":       reflect.TypeFor[app.DarkColors](),
 		"Link":             reflect.TypeFor[app.Link](),
 		"Font":             reflect.TypeFor[app.Font](),
 		"Logo":             reflect.TypeFor[app.Logo](),
