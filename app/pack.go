@@ -17,6 +17,45 @@ type Pack struct {
 	Tagline     string `json:"tagline,omitempty"`     // the slogan the page's title states next to the name
 	Locale      string `json:"locale,omitempty"`      // BCP 47 tag, from og:locale or <html lang>
 	Links       []Link `json:"links,omitempty"`       // social profiles, one per platform
+
+	// The site's icons and share images, stored like logos (omitted when
+	// the page declares none that could be fetched).
+	Icons  []Icon  `json:"icons,omitempty"`
+	Images *Images `json:"images,omitempty"`
+}
+
+// Icon is one stored site icon: a favicon, apple-touch-icon, mask-icon
+// (with its Color) or web app manifest icon. URL is absolute like a
+// logo's; Width/Height are the file's own (an SVG's from its size or
+// viewBox); Sizes is what the page declared.
+type Icon struct {
+	URL       string `json:"url"`
+	Kind      string `json:"kind"`          // favicon, apple-touch-icon, mask-icon, manifest
+	Rel       string `json:"rel,omitempty"` // the <link> rel; absent for manifest icons
+	SourceURL string `json:"source_url"`
+	Format    string `json:"format"` // svg, png, ico, jpeg, gif, webp
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Sizes     string `json:"sizes,omitempty"`
+	Color     string `json:"color,omitempty"`   // a mask-icon's colour, #RRGGBB
+	Purpose   string `json:"purpose,omitempty"` // a manifest icon's purpose (any, maskable, monochrome)
+}
+
+// Images are the page's share images, stored like logos: OG is its Open
+// Graph image (else its Twitter card image), Banner its Twitter card image
+// when that is another picture.
+type Images struct {
+	OG     *Image `json:"og,omitempty"`
+	Banner *Image `json:"banner,omitempty"`
+}
+
+// Image is one stored share image; URL is absolute like a logo's.
+type Image struct {
+	URL       string `json:"url"`
+	SourceURL string `json:"source_url"`
+	Format    string `json:"format"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
 }
 
 // Link is one social profile of the brand.

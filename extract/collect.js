@@ -132,6 +132,7 @@
       appName: meta('meta[name="application-name"]') || meta('meta[name="apple-mobile-web-app-title"]'),
       ogTitle: meta('meta[property="og:title"]'),
       ogImage: abs(meta('meta[property="og:image"]') || meta('meta[property="og:image:url"]') || meta('meta[name="twitter:image"]')),
+      twitterImage: abs(meta('meta[name="twitter:image"]') || meta('meta[property="twitter:image"]') || meta('meta[name="twitter:image:src"]')),
       description: meta('meta[name="description"]'),
       ogDescription: meta('meta[property="og:description"]') || meta('meta[name="twitter:description"]'),
       ogLocale: meta('meta[property="og:locale"]'),

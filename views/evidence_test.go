@@ -97,3 +97,35 @@ func TestPackPageDarkPalette(t *testing.T) {
 		t.Errorf("light primary swatch changed")
 	}
 }
+
+// The pack page shows every icon (kind, format, size, mask colour, a
+// download link) and the share images; a pack without them shows no card.
+func TestPackPageIconsAndImages(t *testing.T) {
+	p := Page{Title: "x", User: &app.User{Email: "a@example.com"}, CSRF: "tok"}
+	pk := testPack()
+	if d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true})); d.Find(`#icons-title`).Length() != 0 {
+		t.Fatal("icons card for a pack without icons")
+	}
+	base := "https://bp.example.test/api/v1/assets/logos/fernhill.test/"
+	pk.Icons = []app.Icon{
+		{URL: base + "icon-aaaaaaaaaaaa.png", Kind: "apple-touch-icon", Format: "png", Width: 180, Height: 180},
+		{URL: base + "icon-bbbbbbbbbbbb.svg", Kind: "mask-icon", Format: "svg", Color: "#0E7C86"},
+	}
+	pk.Images = &app.Images{OG: &app.Image{URL: base + "image-cccccccccccc.jpg", Format: "jpg", Width: 1200, Height: 630}}
+	d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true}))
+	touch := d.Find(`[data-testid="icons"] [data-kind="apple-touch-icon"]`)
+	if touch.Find("img").AttrOr("src", "") != pk.Icons[0].URL || !strings.Contains(touch.Text(), "180×180") ||
+		touch.Find("a[download]").AttrOr("href", "") != pk.Icons[0].URL {
+		t.Errorf("apple-touch-icon: %q", touch.Text())
+	}
+	if c := d.Find(`[data-kind="mask-icon"] .mask-color code`).Text(); c != "#0E7C86" {
+		t.Errorf("mask colour %q", c)
+	}
+	og := d.Find(`[data-testid="images"] [data-kind="og"]`)
+	if og.Find("img").AttrOr("src", "") != pk.Images.OG.URL || !strings.Contains(og.Text(), "1200×630") {
+		t.Errorf("og image: %q", og.Text())
+	}
+	if d.Find(`[data-kind="banner"]`).Length() != 0 {
+		t.Errorf("banner shown without one")
+	}
+}

@@ -99,3 +99,11 @@ func darkSourceText(d *app.DarkColors) string {
 	}
 	return ""
 }
+
+// sizeText is " · W×H" for a known size, else "".
+func sizeText(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	return " · " + itoa(w) + "×" + itoa(h)
+}

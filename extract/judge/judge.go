@@ -38,6 +38,7 @@ func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 	colors := chooseColors(sig, sig.Manifest, plan.fills)
 	colors.Contrast = app.PackContrast(colors)
 	colors.Dark = chooseDark(sig, colors)
+	icons, images := chooseMedia(sig)
 	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
 	return app.Pack{
 		Brand:       brand,
@@ -50,6 +51,8 @@ func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 		Tagline:     chooseTagline(sig, brand),
 		Locale:      chooseLocale(sig),
 		Links:       chooseLinks(sig),
+		Icons:       icons,
+		Images:      images,
 	}
 }
 

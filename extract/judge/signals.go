@@ -22,7 +22,8 @@ type Signals struct {
 		OGSiteName    string       `json:"ogSiteName"`
 		AppName       string       `json:"appName"`
 		OGTitle       string       `json:"ogTitle"`
-		OGImage       string       `json:"ogImage"`
+		OGImage       string       `json:"ogImage"`      // og:image, else twitter:image
+		TwitterImage  string       `json:"twitterImage"` // twitter:image (or twitter:image:src)
 		Description   string       `json:"description"`
 		OGDescription string       `json:"ogDescription"` // og:description or twitter:description
 		OGLocale      string       `json:"ogLocale"`
@@ -59,6 +60,8 @@ type Signals struct {
 	// every logo candidate it tried (see LogoFile).
 	Manifest  *WebManifest `json:"manifest,omitempty"`
 	LogoFiles []LogoFile   `json:"logoFiles"`
+	// MediaFiles: every icon and share image tried (MediaRefs), keyed by URL.
+	MediaFiles []LogoFile `json:"mediaFiles,omitempty"`
 }
 
 // DarkHints counts rules under a prefers-color-scheme: dark media query
