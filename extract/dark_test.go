@@ -2,7 +2,10 @@ package extract
 
 import (
 	"context"
+	"strconv"
 	"testing"
+
+	"github.com/go-rod/rod/lib/proto"
 )
 
 // TestDarkPaletteSites extracts the dark-scheme sites with Chromium, in one
@@ -51,5 +54,48 @@ func TestDarkPaletteSites(t *testing.T) {
 	}
 	if x.Pack.Colors.Dark != nil {
 		t.Errorf("a site without a dark scheme has dark %+v", x.Pack.Colors.Dark)
+	}
+}
+
+// TestDarkPassLeavesPageAsFound: after collect (light pass, then dark
+// pass), the page no longer emulates the dark scheme (it goes on to draw
+// the PNG renderings) and the toggle it tried is undone.
+func TestDarkPassLeavesPageAsFound(t *testing.T) {
+	e := getEnv(t)
+	ctx := context.Background()
+	br, err := e.x.pool.browser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, host := range []string{"duskwater-kayaks.com", "lanternfield-books.org"} {
+		page, err := br.rod.Context(ctx).Page(proto.TargetCreateTarget{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wait := page.WaitEvent(&proto.PageLoadEventFired{})
+		if err := (proto.PageEnable{}).Call(page); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.Navigate("http://" + host + "/"); err != nil {
+			t.Fatal(err)
+		}
+		wait()
+		sig, err := collect(ctx, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sig.Dark == nil || sig.DarkHints == nil || sig.DarkHints.Error != "" {
+			t.Fatalf("%s: no dark reading: %+v", host, sig.DarkHints)
+		}
+		res, err := page.Eval(`() => JSON.stringify([matchMedia('(prefers-color-scheme: dark)').matches, document.documentElement.className,
+			getComputedStyle(document.body).backgroundColor])`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Value.Str()
+		if got != `[false,"",`+strconv.Quote(sig.Body.BG)+`]` {
+			t.Errorf("%s: after collect %s, light body %s", host, got, sig.Body.BG)
+		}
+		_ = page.Close()
 	}
 }
