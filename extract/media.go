@@ -9,8 +9,13 @@ import (
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
-// mediaParallel is how many icons and share images download at once.
-const mediaParallel = 4
+// mediaParallel is how many icons and share images download at once;
+// an icon may be at most maxIconBytes (a share image maxImageBytes, like a
+// logo): ten icons must not weigh a pack down.
+const (
+	mediaParallel = 4
+	maxIconBytes  = 1 << 20
+)
 
 // fetchMedia downloads every icon and share image the page declares
 // (judge.MediaRefs), a few at a time, through the door with the logo byte
@@ -33,7 +38,11 @@ func (e *Extractor) fetchMedia(ctx context.Context, log *slog.Logger, domain str
 				files[i] = judge.LogoFile{Key: r.URL, Error: ctx.Err().Error()}
 				return
 			}
-			s, err := e.store(ctx, domain, judge.LogoOption{}, r.URL)
+			limit := int64(maxIconBytes)
+			if r.Kind == "og" || r.Kind == "banner" {
+				limit = maxImageBytes
+			}
+			s, err := e.storeCapped(ctx, domain, judge.LogoOption{}, r.URL, limit)
 			if err != nil {
 				log.Debug("icon or image rejected", "kind", r.Kind, "src", judge.TrimURL(r.URL), "err", err)
 				files[i] = judge.LogoFile{Key: r.URL, Error: judge.TrimURL(err.Error())}
