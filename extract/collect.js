@@ -204,6 +204,10 @@
   // (the observer emulates and toggles them afterwards, see collect.go).
   const dark = { media: 0, toggles: [], unreadable: 0 };
   const darkWord = /dark|night|slate|black|dim/i;
+  // A theme class names the scheme, not a component's colour: dark,
+  // dark-mode, theme-dark, night-theme, is-dark … (never bg-dark, btn-dark).
+  const themeClass = /^((theme|scheme|mode|is|color-scheme|colou?r-mode)[-_])?(dark|night|dim)([-_]?(mode|theme|scheme))?$/i;
+  const themeAttr = /^(data-[\w-]*(theme|scheme|mode|colou?r|appearance)[\w-]*|theme|class)$/i;
   const addToggle = (t) => {
     if (dark.toggles.length >= 6) return;
     if (!dark.toggles.find((x) => x.on === t.on && x.attr === t.attr && x.value === t.value)) dark.toggles.push(t);
@@ -216,11 +220,11 @@
       const on = (m[1] || '').toLowerCase() === 'body' ? 'body' : 'html';
       const compound = m[2].replace(/:(not|where|is)\([^)]*\)/gi, '');
       for (const c of compound.match(/\.[\w-]+/g) || []) {
-        if (darkWord.test(c) && !/light/i.test(c)) addToggle({ on, attr: 'class', value: c.slice(1) });
+        if (themeClass.test(c.slice(1))) addToggle({ on, attr: 'class', value: c.slice(1) });
       }
       for (const a of compound.match(/\[[^\]]+\]/g) || []) {
         const am = /^\[\s*([\w-]+)\s*[~|^$*]?=\s*["']?([\w-]+)["']?\s*(i|s)?\s*\]$/.exec(a);
-        if (am && /^(data-|class$|theme$|color-scheme$)/i.test(am[1]) && darkWord.test(am[2])) {
+        if (am && themeAttr.test(am[1]) && darkWord.test(am[2]) && !/light/i.test(am[2])) {
           addToggle(am[1].toLowerCase() === 'class' ? { on, attr: 'class', value: am[2] } : { on, attr: am[1].toLowerCase(), value: am[2] });
         }
       }

@@ -17,7 +17,8 @@ const minDarkShift = 10
 //     the light page's, with the dark theme-color metas counted as
 //     theme-color evidence and the light-scheme statements (manifest, logo
 //     files, tile and mask-icon colours) left out; it is a dark palette when its background is darker than the
-//     light one by at least minDarkShift;
+//     light one by at least minDarkShift and its text contrasts with it
+//     (≥ 3:1; a toggle that only darkened a box is no scheme);
 //   - otherwise a theme-color meta for prefers-color-scheme: dark that is
 //     itself dark gives a palette whose background is that colour, the text
 //     the most legible of black and white on it, and the light brand colours
@@ -36,7 +37,9 @@ func chooseDark(sig *Signals, light app.Colors) *app.DarkColors {
 		}
 		c := chooseColors(&ds, nil, nil)
 		bg, _ := colour.ParseColor(c.Background)
-		if colour.DeltaE(bg, lightBG) >= minDarkShift && luminance(bg) < luminance(lightBG) {
+		// A scheme, not a darkened box: the copy must stay readable on it.
+		if colour.DeltaE(bg, lightBG) >= minDarkShift && luminance(bg) < luminance(lightBG) &&
+			app.ContrastRatio(c.Text, c.Background) >= 3 {
 			out := darkOf(c)
 			out.Source, out.Selector = darkSource(d)
 			return out

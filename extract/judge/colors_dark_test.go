@@ -34,6 +34,14 @@ func TestChooseDark(t *testing.T) {
 		t.Errorf("dark contrast %+v", d.Contrast)
 	}
 
+	// A darker background under unchanged dark text (a utility class that
+	// darkened a box, not a scheme): no dark palette.
+	sig.Dark.Body.Color = sig.Body.Color
+	sig.Dark.Colors = sig.Colors
+	if d := chooseDark(sig, light); d != nil {
+		t.Errorf("dark background with dark text gave %+v", d)
+	}
+
 	// The same colours as the light page (a toggle that changed a border
 	// only): no dark palette.
 	sig.Dark.Body = sig.Body
