@@ -47,7 +47,7 @@ func cssDecls(t *testing.T, b []byte) map[string]map[string]string {
 	t.Helper()
 	p := css.NewParser(parse.NewInput(bytes.NewReader(b)), false)
 	out := map[string]map[string]string{}
-	sel, atBlock := "", []byte(nil)
+	sel, atBlock, atName := "", []byte(nil), ""
 	for {
 		gt, _, data := p.Next()
 		switch gt {
@@ -62,10 +62,20 @@ func cssDecls(t *testing.T, b []byte) map[string]map[string]string {
 				s.Write(v.Data)
 			}
 			sel = s.String()
+			if atName != "" { // a rule nested in @media: "@media (…) :root"
+				sel = atName + " " + sel
+			}
 			out[sel] = map[string]string{}
 		case css.BeginAtRuleGrammar:
-			sel, atBlock = string(data), []byte{}
-			out[sel] = map[string]string{}
+			var s strings.Builder
+			for _, v := range p.Values() {
+				s.Write(v.Data)
+			}
+			sel, atBlock, atName = string(data), []byte{}, strings.TrimSpace(string(data)+" "+s.String())
+			if atName == string(data) { // @theme: a declaration block
+				atName = ""
+				out[sel] = map[string]string{}
+			}
 		case css.TokenGrammar:
 			if atBlock == nil {
 				t.Fatalf("stray token %q", data)
@@ -85,7 +95,7 @@ func cssDecls(t *testing.T, b []byte) map[string]map[string]string {
 					out[sel][string(data)] = cssValue(inline.Values())
 				}
 			}
-			sel, atBlock = "", nil
+			sel, atBlock, atName = "", nil, ""
 		case css.EndRulesetGrammar:
 			sel = ""
 		case css.CustomPropertyGrammar, css.DeclarationGrammar:

@@ -17,6 +17,45 @@ type Pack struct {
 	Tagline     string `json:"tagline,omitempty"`     // the slogan the page's title states next to the name
 	Locale      string `json:"locale,omitempty"`      // BCP 47 tag, from og:locale or <html lang>
 	Links       []Link `json:"links,omitempty"`       // social profiles, one per platform
+
+	// The site's icons and share images, stored like logos (omitted when
+	// the page declares none that could be fetched).
+	Icons  []Icon  `json:"icons,omitempty"`
+	Images *Images `json:"images,omitempty"`
+}
+
+// Icon is one stored site icon: a favicon, apple-touch-icon, mask-icon
+// (with its Color) or web app manifest icon. URL is absolute like a
+// logo's; Width/Height are the file's own (an SVG's from its size or
+// viewBox); Sizes is what the page declared.
+type Icon struct {
+	URL       string `json:"url"`
+	Kind      string `json:"kind"`          // favicon, apple-touch-icon, mask-icon, manifest
+	Rel       string `json:"rel,omitempty"` // the <link> rel; absent for manifest icons
+	SourceURL string `json:"source_url"`
+	Format    string `json:"format"` // svg, png, ico, jpeg, gif, webp
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Sizes     string `json:"sizes,omitempty"`
+	Color     string `json:"color,omitempty"`   // a mask-icon's colour, #RRGGBB
+	Purpose   string `json:"purpose,omitempty"` // a manifest icon's purpose (any, maskable, monochrome)
+}
+
+// Images are the page's share images, stored like logos: OG is its Open
+// Graph image (else its Twitter card image), Banner its Twitter card image
+// when that is another picture.
+type Images struct {
+	OG     *Image `json:"og,omitempty"`
+	Banner *Image `json:"banner,omitempty"`
+}
+
+// Image is one stored share image; URL is absolute like a logo's.
+type Image struct {
+	URL       string `json:"url"`
+	SourceURL string `json:"source_url"`
+	Format    string `json:"format"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
 }
 
 // Link is one social profile of the brand.
@@ -37,6 +76,35 @@ type Colors struct {
 	// the judge is; Contrast measures the roles against the background.
 	Evidence *ColorEvidenceSet `json:"evidence,omitempty"`
 	Contrast *ContrastSet      `json:"contrast,omitempty"`
+	// Dark is the site's dark palette, when it defines one.
+	Dark *DarkColors `json:"dark,omitempty"`
+}
+
+// DarkColors is the palette a site shows in its dark scheme: the same
+// roles, evidence and contrast as the light one (against the dark
+// background). Source says how the site switches to it: media (a
+// prefers-color-scheme: dark query), class or attribute (a toggle on html
+// or body, written in Selector such as html.dark or
+// html[data-theme="dark"]), or theme-color (only a dark theme-color meta:
+// the background is that colour, the brand colours are the light ones).
+type DarkColors struct {
+	Primary    string            `json:"primary"`
+	Secondary  string            `json:"secondary"`
+	Accent     string            `json:"accent"`
+	Background string            `json:"background"`
+	Text       string            `json:"text"`
+	Palette    []string          `json:"palette"`
+	Evidence   *ColorEvidenceSet `json:"evidence,omitempty"`
+	Contrast   *ContrastSet      `json:"contrast,omitempty"`
+	Source     string            `json:"source"`
+	Selector   string            `json:"selector,omitempty"`
+}
+
+// Roles is the dark palette as a Colors value (without a dark set of its
+// own), so contrast and exports treat both schemes alike.
+func (d *DarkColors) Roles() Colors {
+	return Colors{Primary: d.Primary, Secondary: d.Secondary, Accent: d.Accent, Background: d.Background,
+		Text: d.Text, Palette: d.Palette, Evidence: d.Evidence, Contrast: d.Contrast}
 }
 
 // ColorEvidence is where one role's colour came from. Source is the

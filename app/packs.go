@@ -75,6 +75,16 @@ func (s *Service) present(stored *Pack, cached bool) *Pack {
 		}
 		p.Logos[i] = l
 	}
+	if len(stored.Icons) > 0 {
+		p.Icons = make([]Icon, len(stored.Icons))
+		for i, ic := range stored.Icons {
+			ic.URL = s.AssetURL(p.Domain, ic.URL)
+			p.Icons[i] = ic
+		}
+	}
+	if im := stored.Images; im != nil {
+		p.Images = &Images{OG: s.imageURL(p.Domain, im.OG), Banner: s.imageURL(p.Domain, im.Banner)}
+	}
 	if cached {
 		p.Metadata.Cached = true
 		p.Metadata.TotalCostUSD = 0
@@ -104,7 +114,17 @@ func ensureNonNil(p *Pack) {
 	}
 }
 
-// AssetURL is the absolute URL of a stored logo file.
+// imageURL is a copy of a stored image with its absolute URL.
+func (s *Service) imageURL(domain string, im *Image) *Image {
+	if im == nil {
+		return nil
+	}
+	c := *im
+	c.URL = s.AssetURL(domain, c.URL)
+	return &c
+}
+
+// AssetURL is the absolute URL of a stored logo, icon or image file.
 func (s *Service) AssetURL(domain, file string) string {
 	return s.baseURL + "/api/v1/assets/logos/" + url.PathEscape(domain) + "/" + url.PathEscape(file)
 }

@@ -63,6 +63,17 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 	dctx, cancel := phaseContext(ctx, downloadPhase, time.Second)
 	defer cancel()
 	sig.Manifest = e.fetchManifest(dctx, log, sig.Meta.Manifest)
+	// Icons and share images download while the logo plan runs.
+	type mediaResult struct {
+		files  []judge.LogoFile
+		stored map[string]app.Asset
+	}
+	media := make(chan mediaResult, 1)
+	refs := judge.MediaRefs(sig, sig.Manifest)
+	go func() {
+		f, s := e.fetchMedia(dctx, log, domain, refs)
+		media <- mediaResult{f, s}
+	}()
 	files := map[string]*stored{}
 	open := func(o judge.LogoOption, src string) *judge.LogoFile {
 		key := judge.LogoKey(o, src)
@@ -81,6 +92,8 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 		return &f
 	}
 	plan := judge.PlanLogos(domain, page.URL, sig, sig.Manifest, open)
+	m := <-media
+	sig.MediaFiles = m.files
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
@@ -97,6 +110,7 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 			}
 		}
 	}
+	assets = append(assets, mediaAssets(&pack, m.stored)...)
 	logos := pack.Logos
 	logos, assets = logofile.AddMonoLogo(log, domain, pack.Colors.Background, logos, assets)
 	rctx, rcancel := phaseContext(ctx, renderPhase, time.Second)

@@ -66,6 +66,61 @@
     } catch (e) { return ''; }
   };
 
+  // The page's scheme at a glance: html/body and the painted background
+  // behind the middle of the first screen, with their text colours.
+  const schemeKey = () => {
+    const r = getComputedStyle(doc.documentElement);
+    const b = doc.body ? getComputedStyle(doc.body) : r;
+    const parts = [r.backgroundColor, r.color, b.backgroundColor, b.color];
+    let el = doc.elementFromPoint(vw / 2, Math.min(vh / 2, 240));
+    if (el) parts.push(getComputedStyle(el).color);
+    for (; el && el !== doc.documentElement; el = el.parentElement) {
+      const c = getComputedStyle(el).backgroundColor;
+      if (c && c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') { parts.push(c); break; }
+    }
+    return parts.join('|');
+  };
+  // CSS transitions started by a scheme change jump to their end, so
+  // computed styles show the new scheme at once.
+  const finishTransitions = () => {
+    try {
+      doc.getAnimations().forEach((a) => {
+        if (typeof CSSTransition !== 'undefined' && a instanceof CSSTransition) { try { a.finish(); } catch (e) { /* infinite */ } }
+      });
+    } catch (e) { /* no Web Animations */ }
+  };
+  // Dark pass (opts.dark, see collect.go): the observer already emulates
+  // prefers-color-scheme: dark when the page has such rules; here each
+  // class/attribute toggle is tried on html/body alone, the first that
+  // changes the scheme is kept, and only the colour evidence is read.
+  const undo = [];
+  let darkHow = '';
+  let darkToggle = null;
+  if (opts.dark) {
+    finishTransitions();
+    const kMedia = schemeKey();
+    for (const t of (opts.dark.toggles || []).slice(0, 12)) {
+      const el = t.on === 'body' ? doc.body : doc.documentElement;
+      if (!el || !t.value) continue;
+      let revert;
+      if (t.attr === 'class') {
+        if (el.classList.contains(t.value)) continue;
+        el.classList.add(t.value);
+        revert = () => el.classList.remove(t.value);
+      } else {
+        const prev = el.getAttribute(t.attr);
+        if (prev === t.value) continue;
+        el.setAttribute(t.attr, t.value);
+        revert = () => (prev === null ? el.removeAttribute(t.attr) : el.setAttribute(t.attr, prev));
+      }
+      finishTransitions();
+      if (schemeKey() !== kMedia) { undo.push(revert); darkHow = 'toggle'; darkToggle = t; break; }
+      revert();
+    }
+    if (!darkHow && opts.dark.media && kMedia !== opts.dark.lightKey) darkHow = 'media';
+    if (!darkHow) { probe.remove(); finishTransitions(); return JSON.stringify(null); }
+  }
+
   const out = {
     url: location.href,
     title: clip(doc.title, 300),
@@ -77,6 +132,7 @@
       appName: meta('meta[name="application-name"]') || meta('meta[name="apple-mobile-web-app-title"]'),
       ogTitle: meta('meta[property="og:title"]'),
       ogImage: abs(meta('meta[property="og:image"]') || meta('meta[property="og:image:url"]') || meta('meta[name="twitter:image"]')),
+      twitterImage: abs(meta('meta[name="twitter:image"]') || meta('meta[property="twitter:image"]') || meta('meta[name="twitter:image:src"]')),
       description: meta('meta[name="description"]'),
       ogDescription: meta('meta[property="og:description"]') || meta('meta[name="twitter:description"]'),
       ogLocale: meta('meta[property="og:locale"]'),
@@ -143,10 +199,42 @@
   const varNames = new Set();
   const fontFaces = [];
   const rootSel = /(^|,)\s*(:root|html|body)(\s*\[[^\]]*\])?\s*(,|$)/i;
+  // Dark-scheme hints: rules under a prefers-color-scheme: dark media
+  // query, and dark themes toggled by a class or attribute on html/body
+  // (the observer emulates and toggles them afterwards, see collect.go).
+  const dark = { media: 0, toggles: [], unreadable: 0 };
+  const darkWord = /dark|night|slate|black|dim/i;
+  // A theme class names the scheme, not a component's colour: dark,
+  // dark-mode, theme-dark, night-theme, is-dark … (never bg-dark, btn-dark).
+  const themeClass = /^((theme|scheme|mode|is|color-scheme|colou?r-mode)[-_])?(dark|night|dim)([-_]?(mode|theme|scheme))?$/i;
+  const themeAttr = /^(data-[\w-]*(theme|scheme|mode|colou?r|appearance)[\w-]*|theme|class)$/i;
+  const addToggle = (t) => {
+    if (dark.toggles.length >= 6) return;
+    if (!dark.toggles.find((x) => x.on === t.on && x.attr === t.attr && x.value === t.value)) dark.toggles.push(t);
+  };
+  const scanDarkSelector = (sel) => {
+    for (const part of sel.split(',').slice(0, 20)) {
+      // The first compound of the selector: html.dark, :root[data-theme="dark"], .dark, body.theme-dark …
+      const m = /^\s*(html|:root|body)?((?:\.[\w-]+|\[[^\]]+\]|:not\([^)]*\)|:where\([^)]*\)|:is\([^)]*\))+)/i.exec(part);
+      if (!m) continue;
+      const on = (m[1] || '').toLowerCase() === 'body' ? 'body' : 'html';
+      const compound = m[2].replace(/:(not|where|is)\([^)]*\)/gi, '');
+      for (const c of compound.match(/\.[\w-]+/g) || []) {
+        if (themeClass.test(c.slice(1))) addToggle({ on, attr: 'class', value: c.slice(1) });
+      }
+      for (const a of compound.match(/\[[^\]]+\]/g) || []) {
+        const am = /^\[\s*([\w-]+)\s*[~|^$*]?=\s*["']?([\w-]+)["']?\s*(i|s)?\s*\]$/.exec(a);
+        if (am && themeAttr.test(am[1]) && darkWord.test(am[2]) && !/light/i.test(am[2])) {
+          addToggle(am[1].toLowerCase() === 'class' ? { on, attr: 'class', value: am[2] } : { on, attr: am[1].toLowerCase(), value: am[2] });
+        }
+      }
+    }
+  };
   const walkRules = (rules, depth) => {
     if (!rules || depth > 4) return;
     for (let i = 0; i < rules.length && i < 5000; i++) {
       const r = rules[i];
+      if (r.type === 1 && r.selectorText && darkWord.test(r.selectorText)) scanDarkSelector(r.selectorText);
       if (r.type === 1 && r.selectorText && rootSel.test(r.selectorText)) {
         for (let j = 0; j < r.style.length; j++) {
           const p = r.style[j];
@@ -154,7 +242,10 @@
         }
       } else if (r.type === 3) { // CSSImportRule
         if (r.href) out.stylesheets.push(abs(r.href));
-        try { if (r.styleSheet) walkRules(r.styleSheet.cssRules, depth + 1); } catch (e) { /* cross-origin */ }
+        try { if (r.styleSheet) walkRules(r.styleSheet.cssRules, depth + 1); } catch (e) { dark.unreadable++; }
+      } else if (r.type === 4 && r.media && /prefers-color-scheme\s*:\s*dark/i.test(r.media.mediaText)) {
+        dark.media++;
+        walkRules(r.cssRules, depth + 1);
       } else if (r.type === 5) { // CSSFontFaceRule
         fontFaces.push({
           family: clip(r.style.getPropertyValue('font-family'), 120),
@@ -168,9 +259,11 @@
   for (const sheet of Array.from(doc.styleSheets).slice(0, 200)) {
     out.stylesheets.push(sheet.href || '');
     let rules = null;
-    try { rules = sheet.cssRules; } catch (e) { continue; } // cross-origin
+    try { rules = sheet.cssRules; } catch (e) { dark.unreadable++; continue; } // cross-origin
+    if (sheet.media && /prefers-color-scheme\s*:\s*dark/i.test(sheet.media.mediaText)) dark.media++;
     walkRules(rules, 0);
   }
+  if (dark.media || dark.toggles.length || dark.unreadable) out.darkHints = Object.assign(dark, { lightKey: opts.dark ? '' : schemeKey() });
   doc.querySelectorAll('link[href*="fonts.googleapis.com"],link[href*="fonts.bunny.net"],link[href*="use.typekit.net"]').forEach((l) => {
     out.stylesheets.push(abs(attr(l, 'href')));
   });
@@ -355,6 +448,15 @@
   }
   out.colors = Object.values(colors).slice(0, 600);
   out.textBg = Object.entries(textBg).map(([c, chars]) => ({ c, chars })).sort((a, b) => b.chars - a.chars).slice(0, 20);
+  if (opts.dark) {
+    probe.remove();
+    undo.forEach((f) => f());
+    finishTransitions();
+    return JSON.stringify({
+      how: darkHow, toggle: darkToggle, rootVars: out.rootVars, colors: out.colors,
+      textBg: out.textBg, body: out.body, html: out.html,
+    });
+  }
   out.fonts = Object.values(fonts).slice(0, 200);
   out.text = textParts.join('\n').slice(0, maxText);
 

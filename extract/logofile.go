@@ -18,12 +18,17 @@ type stored struct {
 // store downloads (or takes the inline markup of) o, verifies the bytes and
 // sanitises SVG.
 func (e *Extractor) store(ctx context.Context, domain string, o judge.LogoOption, src string) (*stored, error) {
+	return e.storeCapped(ctx, domain, o, src, maxImageBytes)
+}
+
+// storeCapped is store with its own byte cap (icons get a smaller one).
+func (e *Extractor) storeCapped(ctx context.Context, domain string, o judge.LogoOption, src string, limit int64) (*stored, error) {
 	var data []byte
 	if o.Markup != "" && src == "" {
 		data = []byte(o.Markup)
 	} else {
 		var err error
-		if data, _, err = e.fetch(ctx, src, maxImageBytes); err != nil {
+		if data, _, err = e.fetch(ctx, src, limit); err != nil {
 			return nil, err
 		}
 	}

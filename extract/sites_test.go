@@ -69,8 +69,28 @@ func checkPack(t *testing.T, domain string, x *app.Extraction, wantLogo bool) {
 		if info, ok := logofile.SniffImage(a.Data); !ok || info.ContentType != a.ContentType {
 			t.Errorf("asset %s: content type %q does not match its bytes", a.File, a.ContentType)
 		}
-		if !strings.HasPrefix(a.File, "logo-"+a.SHA256[:12]+".") {
+		if !strings.HasPrefix(a.File, "logo-"+a.SHA256[:12]+".") && !strings.HasPrefix(a.File, "icon-"+a.SHA256[:12]+".") &&
+			!strings.HasPrefix(a.File, "image-"+a.SHA256[:12]+".") {
 			t.Errorf("asset file name %q", a.File)
+		}
+	}
+	media := []string{}
+	for _, ic := range p.Icons {
+		media = append(media, ic.URL)
+		if ic.Kind == "" || ic.Format == "" || !strings.HasPrefix(ic.URL, "icon-") {
+			t.Errorf("icon %+v incomplete", ic)
+		}
+	}
+	if im := p.Images; im != nil {
+		for _, i := range []*app.Image{im.OG, im.Banner} {
+			if i != nil {
+				media = append(media, i.URL)
+			}
+		}
+	}
+	for _, f := range media {
+		if _, ok := files[f]; !ok {
+			t.Errorf("icon or image %q has no asset", f)
 		}
 	}
 	for _, l := range p.Logos {

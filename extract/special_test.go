@@ -136,6 +136,7 @@ func addSpecialHosts(e *testEnv) {
 		fmt.Fprintf(w, `<!doctype html><meta http-equiv="refresh" content="0; url=%s"><p>moving</p>`, template.HTMLEscapeString(to))
 	})
 	e.sites.handlers[hostLeaky] = leaky
+	addMediaHosts(e)
 
 	e.sites.handlers[hostLeakyRedirect] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, canaryTargets(e)[0]+"main-redirect", http.StatusFound)

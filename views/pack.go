@@ -83,3 +83,27 @@ func joinComma(ss []string) string {
 	}
 	return out
 }
+
+// darkSourceText says how the site switches to its dark palette.
+func darkSourceText(d *app.DarkColors) string {
+	switch d.Source {
+	case "media":
+		return "when the reader's system prefers dark (prefers-color-scheme: dark)"
+	case "class", "attribute":
+		if d.Selector != "" {
+			return "when the site's dark theme is on (" + d.Selector + ")"
+		}
+		return "when the site's dark theme is on"
+	case "theme-color":
+		return "background from the dark theme-color; brand colours as in light"
+	}
+	return ""
+}
+
+// sizeText is " · W×H" for a known size, else "".
+func sizeText(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	return " · " + itoa(w) + "×" + itoa(h)
+}

@@ -18,10 +18,7 @@ func TestColorEvidence(t *testing.T) {
 		{C: "rgb(30, 30, 30)", Role: "text", W: 3000, N: 40},
 	}
 	sig.RootVars = []RootVar{{Name: "--site-brand", C: "rgb(180, 40, 60)"}, {Name: "--accent-colour", C: "rgb(20, 110, 120)"}}
-	sig.Meta.ThemeColor = append(sig.Meta.ThemeColor, struct {
-		C     string `json:"c"`
-		Media string `json:"media"`
-	}{C: "#B4283C"})
+	sig.Meta.ThemeColor = append(sig.Meta.ThemeColor, ThemeColor{C: "#B4283C"})
 	c := chooseColors(sig, nil, nil)
 	// Two brand colours: the second is secondary, and accent reuses it.
 	if c.Primary != "#B4283C" || c.Secondary != "#146E78" || c.Accent != "#146E78" {

@@ -20,7 +20,7 @@ import (
 // the bytes) and no metadata.
 func Judge(sig *Signals) (app.Pack, error) {
 	if sig == nil || sig.Version != SignalsVersion {
-		return app.Pack{}, errors.New("judge: not a version 1 Signals file")
+		return app.Pack{}, errors.New("judge: not a version 2 Signals file (re-record it)")
 	}
 	domain := strings.TrimPrefix(hostOf(sig.URL, ""), "www.")
 	if domain == "" {
@@ -37,6 +37,8 @@ func Judge(sig *Signals) (app.Pack, error) {
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 	colors := chooseColors(sig, sig.Manifest, plan.fills)
 	colors.Contrast = app.PackContrast(colors)
+	colors.Dark = chooseDark(sig, colors)
+	icons, images := chooseMedia(sig)
 	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
 	return app.Pack{
 		Brand:       brand,
@@ -49,6 +51,8 @@ func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 		Tagline:     chooseTagline(sig, brand),
 		Locale:      chooseLocale(sig),
 		Links:       chooseLinks(sig),
+		Icons:       icons,
+		Images:      images,
 	}
 }
 

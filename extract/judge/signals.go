@@ -2,7 +2,7 @@ package judge
 
 // SignalsVersion is the version of the Signals JSON shape; it changes when a
 // field changes meaning or disappears (added fields do not change it).
-const SignalsVersion = 1
+const SignalsVersion = 2
 
 // Signals is what the observer saw on one page: raw observations, no
 // judgement (collect.js fills most of it in the page). It serialises to
@@ -17,19 +17,17 @@ type Signals struct {
 		H float64 `json:"h"`
 	} `json:"viewport"`
 	Meta struct {
-		ThemeColor []struct {
-			C     string `json:"c"`
-			Media string `json:"media"`
-		} `json:"themeColor"`
-		TileColor     string `json:"tileColor"`
-		OGSiteName    string `json:"ogSiteName"`
-		AppName       string `json:"appName"`
-		OGTitle       string `json:"ogTitle"`
-		OGImage       string `json:"ogImage"`
-		Description   string `json:"description"`
-		OGDescription string `json:"ogDescription"` // og:description or twitter:description
-		OGLocale      string `json:"ogLocale"`
-		Manifest      string `json:"manifest"`
+		ThemeColor    []ThemeColor `json:"themeColor"`
+		TileColor     string       `json:"tileColor"`
+		OGSiteName    string       `json:"ogSiteName"`
+		AppName       string       `json:"appName"`
+		OGTitle       string       `json:"ogTitle"`
+		OGImage       string       `json:"ogImage"`      // og:image, else twitter:image
+		TwitterImage  string       `json:"twitterImage"` // twitter:image (or twitter:image:src)
+		Description   string       `json:"description"`
+		OGDescription string       `json:"ogDescription"` // og:description or twitter:description
+		OGLocale      string       `json:"ogLocale"`
+		Manifest      string       `json:"manifest"`
 	} `json:"meta"`
 	Icons       []IconLink   `json:"icons"`
 	JSONLD      []JSONLDOrg  `json:"jsonLd"`
@@ -50,10 +48,60 @@ type Signals struct {
 	// rel=me (where = header, footer or "").
 	OutLinks []OutLink `json:"outLinks,omitempty"`
 
+	// DarkHints: what the page's readable stylesheets say about a dark
+	// scheme (absent when they say nothing and none is unreadable).
+	DarkHints *DarkHints `json:"darkHints,omitempty"`
+	// Dark: the colour evidence read again with the dark scheme on
+	// (emulated prefers-color-scheme: dark and/or a toggle on html/body);
+	// absent when the page has no dark scheme the observer could switch to.
+	Dark *DarkSignals `json:"dark,omitempty"`
+
 	// Filled in by the observer after the page: the web app manifest and
 	// every logo candidate it tried (see LogoFile).
 	Manifest  *WebManifest `json:"manifest,omitempty"`
 	LogoFiles []LogoFile   `json:"logoFiles"`
+	// MediaFiles: every icon and share image tried (MediaRefs), keyed by URL.
+	MediaFiles []LogoFile `json:"mediaFiles,omitempty"`
+}
+
+// DarkHints counts rules under a prefers-color-scheme: dark media query
+// (Media), lists dark themes toggled by a class or attribute on html or
+// body (Toggles, from selectors such as html.dark or [data-theme=dark]),
+// counts stylesheets that could not be read (cross-origin), and keeps the
+// light scheme's key (html/body/centre colours) to compare with.
+type DarkHints struct {
+	Media      int          `json:"media"`
+	Toggles    []DarkToggle `json:"toggles"`
+	Unreadable int          `json:"unreadable"`
+	LightKey   string       `json:"lightKey"`
+	Error      string       `json:"error,omitempty"` // the dark pass failed (set by the observer)
+}
+
+// DarkToggle is a class (Attr = "class") or attribute set on html or body
+// (On) that switches the page to its dark theme.
+type DarkToggle struct {
+	On    string `json:"on"`
+	Attr  string `json:"attr"`
+	Value string `json:"value"`
+}
+
+// DarkSignals is the colour evidence of the page in its dark scheme. How
+// is "media" (prefers-color-scheme: dark alone) or "toggle" (Toggle set,
+// with the dark media emulated when the page has such rules).
+type DarkSignals struct {
+	How      string       `json:"how"`
+	Toggle   *DarkToggle  `json:"toggle,omitempty"`
+	RootVars []RootVar    `json:"rootVars"`
+	Colors   []ColorObs   `json:"colors"`
+	TextBg   []TextBg     `json:"textBg,omitempty"`
+	Body     ElementStyle `json:"body"`
+	HTML     ElementStyle `json:"html"`
+}
+
+// ThemeColor is one theme-color meta: its colour and media query.
+type ThemeColor struct {
+	C     string `json:"c"`
+	Media string `json:"media"`
 }
 
 type IconLink struct {
