@@ -159,7 +159,9 @@ func getEnv(t testing.TB) *testEnv {
 			resolve[h] = e.sites.addr()
 		}
 		e.door = egress.New(egress.Config{Resolve: resolve, Logger: testLogger()})
-		x, err := New(context.Background(), Config{Door: e.door, Browsers: 2, Logger: testLogger(), ScrapeTimeout: 45 * time.Second})
+		// The shared extractor queues whole site lists behind its two slots: its
+		// queue wait is generous so a loaded machine does not turn into 503s.
+		x, err := New(context.Background(), Config{Door: e.door, Browsers: 2, Logger: testLogger(), ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute})
 		if err != nil {
 			envErr = err.Error()
 			return

@@ -238,7 +238,7 @@ func TestSpriteLogo(t *testing.T) {
 // queues two more, all without errors.
 func TestFourConcurrentExtractions(t *testing.T) {
 	e := getEnv(t)
-	x, err := New(context.Background(), Config{Door: e.door, Browsers: 4, Logger: testLogger(), ScrapeTimeout: 45 * time.Second})
+	x, err := New(context.Background(), Config{Door: e.door, Browsers: 4, Logger: testLogger(), ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
