@@ -78,13 +78,24 @@ func decodeDataURL(u string, limit int64) ([]byte, string, error) {
 		return nil, "", errors.New("bad data URL")
 	}
 	ctype := strings.Split(head, ";")[0]
+	var b []byte
+	var err error
 	if strings.HasSuffix(head, ";base64") {
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data))
+		b, err = base64.StdEncoding.DecodeString(strings.TrimSpace(data))
 		if err != nil {
 			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(strings.TrimSpace(data), "="))
 		}
-		return b, ctype, err
+	} else {
+		var s string
+		s, err = url.PathUnescape(data)
+		b = []byte(s)
 	}
-	s, err := url.PathUnescape(data)
-	return []byte(s), ctype, err
+	if err != nil {
+		return nil, "", err
+	}
+	// The cap holds for the decoded bytes, as for a download.
+	if int64(len(b)) > limit {
+		return nil, "", fmt.Errorf("data URL: larger than %d bytes", limit)
+	}
+	return b, ctype, nil
 }
