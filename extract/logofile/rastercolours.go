@@ -29,16 +29,25 @@ func RasterColours(data []byte) []string {
 		r, g, b float64
 	}
 	buckets := map[uint16]*bucket{}
+	greys := map[uint64]bool{}
 	total := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, a := img.At(x, y).RGBA()
+			r, g, bl, a := rgbaAt(img, x, y)
 			if a < 0xe000 {
 				continue
 			}
 			c := colour.RGBA{R: float64(r) / 65535, G: float64(g) / 65535, B: float64(bl) / 65535, A: 1}
-			_, ca, cb := c.Colorful().Lab()
-			if math.Hypot(ca, cb)*100 < 15 {
+			// The chroma test (a Lab conversion) is made once per distinct
+			// colour: logos hold few, and it was most of the time.
+			key := uint64(r)<<32 | uint64(g)<<16 | uint64(bl)
+			grey, seen := greys[key]
+			if !seen {
+				_, ca, cb := c.Colorful().Lab()
+				grey = math.Hypot(ca, cb)*100 < 15
+				greys[key] = grey
+			}
+			if grey {
 				continue // greys, black, white
 			}
 			k := uint16(r>>12)<<8 | uint16(g>>12)<<4 | uint16(bl>>12)
@@ -71,4 +80,19 @@ func RasterColours(data []byte) []string {
 		out = append(out, colour.RGBA{R: bk.r / n, G: bk.g / n, B: bk.b / n, A: 1}.Hex())
 	}
 	return out
+}
+
+// rgbaAt is img.At(x, y).RGBA() without boxing a colour per pixel for the
+// kinds of image the decoders return most.
+func rgbaAt(img image.Image, x, y int) (r, g, b, a uint32) {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		return m.NRGBAAt(x, y).RGBA()
+	case *image.RGBA:
+		return m.RGBAAt(x, y).RGBA()
+	case *image.YCbCr:
+		return m.YCbCrAt(x, y).RGBA()
+	default:
+		return img.At(x, y).RGBA()
+	}
 }

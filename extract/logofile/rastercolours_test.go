@@ -1,0 +1,58 @@
+package logofile
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"reflect"
+	"testing"
+)
+
+// logoPNG draws a w×h logo: the left 60 % one brand red, the next 30 % a
+// blue, the rest grey, with a transparent top row and an anti-aliased seam
+// (a red-to-blue ramp) of a few columns between red and blue.
+func logoPNG(t testing.TB, w, h int) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	red, blue, grey := color.NRGBA{0xC8, 0x30, 0x2A, 0xFF}, color.NRGBA{0x1E, 0x5A, 0xC8, 0xFF}, color.NRGBA{0x80, 0x80, 0x80, 0xFF}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := grey
+			switch {
+			case y == 0:
+				c = color.NRGBA{}
+			case x < w*6/10:
+				c = red
+			case x < w*6/10+4: // seam
+				f := uint8(x - w*6/10 + 1)
+				c = color.NRGBA{red.R - (red.R-blue.R)/5*f, red.G + (blue.G-red.G)/5*f, red.B + (blue.B-red.B)/5*f, 0xFF}
+			case x < w*9/10:
+				c = blue
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRasterColours(t *testing.T) {
+	got := RasterColours(logoPNG(t, 200, 50))
+	if want := []string{"#C8302A", "#1E5AC8"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v (greys, transparency and the thin seam left out)", got, want)
+	}
+	if got := RasterColours([]byte("not an image")); got != nil {
+		t.Errorf("garbage: %v", got)
+	}
+}
+
+func BenchmarkRasterColours(b *testing.B) {
+	data := logoPNG(b, 600, 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		RasterColours(data)
+	}
+}
