@@ -57,6 +57,7 @@ type Server struct {
 	sdk                    *sdk.Server
 	handler, stateless     http.Handler // /mcp with sessions; /mcp/tools/call, one request each
 	tracker                *sessionTracker
+	tools                  map[string]*sdk.Tool // by name
 	revocationCheck        time.Duration
 }
 
@@ -65,7 +66,7 @@ func New(cfg Config) *Server {
 	public := strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, mcpURL: public + "/mcp",
 		issuer: cmp.Or(strings.TrimRight(cfg.Issuer, "/"), public), prmURL: public + "/.well-known/oauth-protected-resource/mcp",
-		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins,
+		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins, tools: map[string]*sdk.Tool{},
 		tracker: &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}, revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
 	if u, err := url.Parse(public); err == nil {
 		s.host = u.Host
@@ -80,16 +81,7 @@ func New(cfg Config) *Server {
 			Logger: s.log,
 		})
 	s.sdk.AddReceivingMiddleware(s.errorMiddleware, s.trackMiddleware)
-	for _, t := range tools {
-		s.sdk.AddTool(t.def, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			res, text, err := s.call(ctx, req.Extra, t.def.Name, req.Params.Arguments)
-			if err != nil {
-				return nil, err
-			}
-			// The text content is the JSON, or the export a format asked for.
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: res}, nil
-		})
-	}
+	s.addTools()
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name: "brand_pack", Title: "Brand pack", URITemplate: packURIPrefix + "{domain}",
 		Description: "The brand pack of a domain, as JSON (same rules and quota as get_brand_pack).",
@@ -179,14 +171,18 @@ const packURIPrefix = "brandpack://packs/"
 
 func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	domain, _ := url.PathUnescape(strings.TrimPrefix(req.Params.URI, packURIPrefix)) // errorMiddleware checked the prefix
-	args, _ := json.Marshal(packArgs{Domain: domain})
-	res, _, err := s.call(ctx, req.Extra, "get_brand_pack", args)
+	u, err := s.user(ctx, req.Extra)
 	if err != nil {
 		return nil, err
 	}
+	p, err := s.svc.GetPack(ctx, u, domain)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(p)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-		URI: req.Params.URI, MIMEType: "application/json", Text: string(res),
-	}}}, nil
+		URI: req.Params.URI, MIMEType: "application/json", Text: string(b),
+	}}}, err
 }
 
 func (s *Server) brandBrief(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {

@@ -50,7 +50,13 @@ func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 			t.mu.Unlock()
 			t.watch.Do(func() { go s.watch() })
 		}
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		if err == nil && g != nil && (method == "tools/call" || method == "resources/read") { // calls this month
+			if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
+				s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
+			}
+		}
+		return res, err
 	}
 }
 

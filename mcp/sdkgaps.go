@@ -176,7 +176,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 	case info.needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
 		return fail(http.StatusBadRequest, id, invalidRequest(method+" requires params"))
 	}
-	if err := checkParams(method, env.Params); err != nil {
+	if err := s.checkParams(method, env.Params); err != nil {
 		return fail(http.StatusOK, id, err)
 	}
 	return id, false
@@ -184,7 +184,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 
 // checkParams decodes params into the SDK's types: a wrong type is -32602
 // on a named field rather than the SDK's decoding error.
-func checkParams(method string, params json.RawMessage) error {
+func (s *Server) checkParams(method string, params json.RawMessage) error {
 	if len(params) == 0 || string(params) == "null" {
 		return nil
 	}
@@ -209,7 +209,7 @@ func checkParams(method string, params json.RawMessage) error {
 	case *sdk.CallToolParamsRaw:
 		if p.Name == "" {
 			return fieldError("name", "params.name must name a tool")
-		} else if toolByName(p.Name) == nil {
+		} else if s.tools[p.Name] == nil {
 			return methodNotFound("tool " + p.Name)
 		}
 	case *sdk.GetPromptParams:
