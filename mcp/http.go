@@ -17,26 +17,6 @@ import (
 
 const maxBody = 1 << 20
 
-// handlePRM serves RFC 9728 protected-resource metadata.
-func (s *Server) handlePRM(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
-	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Mcp-Protocol-Version")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	json.NewEncoder(w).Encode(map[string]any{
-		"resource":                 s.mcpURL,
-		"authorization_servers":    []string{s.issuer},
-		"scopes_supported":         []string{app.MCPScope},
-		"bearer_methods_supported": []string{"header"},
-		"resource_name":            "brandpack",
-	})
-}
-
 // guard applies the MCP transport's Host and Origin checks (DNS rebinding)
 // and CORS; preflights are answered here, without authentication.
 func (s *Server) guard(next http.Handler) http.Handler {
@@ -90,46 +70,37 @@ func loopback(host string) bool {
 // middleware then puts the grant where tools see it and binds sessions to
 // the user.
 func (s *Server) authenticated(next http.Handler) http.Handler {
-	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-		g, _ := ctx.Value(grantKey{}).(*app.AccessGrant)
-		if g == nil {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
-			UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
-	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var err error = app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")
+		var g *app.AccessGrant
+		challenge := ""
 		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || token == "" {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, s.prmURL, app.MCPScope))
-			writeRPC(w, http.StatusUnauthorized, nil, NewError(s.log,
-				app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")))
-			return
-		}
-		g, err := s.tokens.VerifyAccessToken(r.Context(), token)
-		if err != nil {
-			code := app.ErrorCode(err)
-			if code != app.EINVALIDTOKEN && code != app.EREVOKED {
-				writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
+		if token = strings.TrimSpace(token); strings.EqualFold(scheme, "Bearer") && token != "" {
+			if g, err = s.tokens.VerifyAccessToken(r.Context(), token); err == nil {
+				auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+					return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
+						UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
+				}, nil)(next).ServeHTTP(w, r)
 				return
 			}
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
-				app.ErrorMessage(err), s.prmURL, app.MCPScope))
-			if code == app.EREVOKED && g != nil {
-				s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
-			}
-			var id any
-			if code == app.EREVOKED && r.Method == http.MethodPost {
-				id = requestID(r)
-			}
-			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
+			challenge = fmt.Sprintf(`error="invalid_token", error_description=%q, `, app.ErrorMessage(err))
+		}
+		code := app.ErrorCode(err)
+		if code != app.EINVALIDTOKEN && code != app.EREVOKED {
+			writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
 			return
 		}
-		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer %sresource_metadata=%q, scope=%q`, challenge, s.prmURL, app.MCPScope))
+		var id any
+		if code == app.EREVOKED && g != nil {
+			s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
+			if r.Method == http.MethodPost {
+				id = requestID(r)
+			}
+		}
+		writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
 	})
 }
-
-type grantKey struct{}
 
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	w.Header().Set("Content-Type", "application/json")

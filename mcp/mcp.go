@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/brandpack/brandpack/app"
 )
@@ -56,7 +58,7 @@ type Server struct {
 	origins                []string
 	sdk                    *sdk.Server
 	handler, stateless     http.Handler // /mcp with sessions; /mcp/tools/call, one request each
-	tracker                *sessionTracker
+	sessions               sessions
 	tools                  map[string]*sdk.Tool // by name
 	revocationCheck        time.Duration
 }
@@ -67,7 +69,8 @@ func New(cfg Config) *Server {
 	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, mcpURL: public + "/mcp",
 		issuer: cmp.Or(strings.TrimRight(cfg.Issuer, "/"), public), prmURL: public + "/.well-known/oauth-protected-resource/mcp",
 		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins, tools: map[string]*sdk.Tool{},
-		tracker: &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}, revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
+		revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
+	s.sessions.conns, s.sessions.revoked, s.sessions.stop = map[string]map[string]bool{}, map[string]bool{}, make(chan struct{})
 	if u, err := url.Parse(public); err == nil {
 		s.host = u.Host
 	}
@@ -107,10 +110,12 @@ func (s *Server) MCPURL() string { return s.mcpURL }
 
 // Register mounts the MCP routes (DESIGN "URLs") on mux.
 func (s *Server) Register(mux *http.ServeMux) {
-	for _, p := range []string{"GET /.well-known/oauth-protected-resource", "GET /.well-known/oauth-protected-resource/mcp"} {
-		mux.HandleFunc(p, s.handlePRM)
-		mux.HandleFunc("OPTIONS"+strings.TrimPrefix(p, "GET"), s.handlePRM)
-	}
+	// RFC 9728 protected-resource metadata, at both paths, CORS for any origin.
+	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{Resource: s.mcpURL,
+		AuthorizationServers: []string{s.issuer}, ScopesSupported: []string{app.MCPScope},
+		BearerMethodsSupported: []string{"header"}, ResourceName: "brandpack"})
+	mux.Handle("/.well-known/oauth-protected-resource", prm)
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", prm)
 	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.serveRPC(s.handler, false)))))
 	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(s.serveRPC(s.stateless, true))))
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
@@ -119,7 +124,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 // CloseSessions ends every MCP session and the periodic check; open event
 // streams would otherwise hold http.Server.Shutdown until its deadline.
 func (s *Server) CloseSessions() {
-	s.tracker.stopped.Do(func() { close(s.tracker.stop) })
+	s.sessions.stopped.Do(func() { close(s.sessions.stop) })
 	for ss := range s.sdk.Sessions() {
 		if err := ss.Close(); err != nil {
 			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)

@@ -29,7 +29,8 @@ const (
 	revokedRetry = 250 * time.Millisecond
 )
 
-type sessionTracker struct {
+// sessions is what the server knows of its MCP sessions' connections.
+type sessions struct {
 	mu             sync.Mutex
 	conns          map[string]map[string]bool // session ID → connection IDs
 	revoked        map[string]bool            // sessions closed for a revocation, until their stream saw it
@@ -41,7 +42,7 @@ func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		g := grantOf(req.GetExtra())
 		if ss, ok := req.GetSession().(*sdk.ServerSession); ok && g != nil && g.ConnectionID != "" && ss.ID() != "" {
-			t := s.tracker
+			t := &s.sessions
 			t.mu.Lock()
 			if t.conns[ss.ID()] == nil {
 				t.conns[ss.ID()] = map[string]bool{}
@@ -62,30 +63,21 @@ func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 
 // sessionRevoked reports, once, whether a session was closed for a revocation.
 func (s *Server) sessionRevoked(sessionID string) bool {
-	t := s.tracker
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	r := t.revoked[sessionID]
-	delete(t.revoked, sessionID)
-	return r
+	s.sessions.mu.Lock()
+	defer s.sessions.mu.Unlock()
+	defer delete(s.sessions.revoked, sessionID)
+	return s.sessions.revoked[sessionID]
 }
 
-// CloseConnection ends every MCP session used with the connection (grant)
-// id, without blocking: oauth.Config OnRevoke calls it.
+// CloseConnection ends, without blocking, every MCP session used with the
+// connection (grant) id; oauth.Connections.OnRevoke calls it.
 func (s *Server) CloseConnection(id string) {
-	s.closeConnections(id)
-}
-
-func (s *Server) closeConnections(ids ...string) {
-	t := s.tracker
+	t := &s.sessions
 	t.mu.Lock()
 	for sid, conns := range t.conns {
-		for c := range conns {
-			if slices.Contains(ids, c) {
-				t.revoked[sid] = true // before Close: the stream's handler reads it once it returns
-				delete(t.conns, sid)
-				break
-			}
+		if conns[id] {
+			t.revoked[sid] = true // before Close: the stream's handler reads it once it returns
+			delete(t.conns, sid)
 		}
 	}
 	victims := maps.Clone(t.revoked)
@@ -104,46 +96,43 @@ func (s *Server) closeConnections(ids ...string) {
 	}
 }
 
+// watch checks, until CloseSessions, that open sessions' connections are
+// still active (a revocation by another process), forgetting ended sessions.
 func (s *Server) watch() {
 	tk := time.NewTicker(s.revocationCheck)
 	defer tk.Stop()
 	for {
 		select {
-		case <-s.tracker.stop:
+		case <-s.sessions.stop:
 			return
 		case <-tk.C:
-			s.checkSessions()
+		}
+		live := map[string]bool{}
+		for ss := range s.sdk.Sessions() {
+			live[ss.ID()] = true
+		}
+		t := &s.sessions
+		t.mu.Lock()
+		maps.DeleteFunc(t.conns, func(sid string, _ map[string]bool) bool { return !live[sid] })
+		maps.DeleteFunc(t.revoked, func(sid string, _ bool) bool { return !live[sid] })
+		var ids []string
+		for _, conns := range t.conns {
+			ids = append(ids, slices.Collect(maps.Keys(conns))...)
+		}
+		t.mu.Unlock()
+		if len(ids) == 0 {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		revoked, err := s.tokens.InactiveConnections(ctx, slices.Compact(slices.Sorted(slices.Values(ids))))
+		cancel()
+		if err != nil {
+			s.log.Warn("mcp: check sessions' connections", "err", err)
+		}
+		for _, id := range revoked {
+			s.CloseConnection(id)
 		}
 	}
-}
-
-// checkSessions forgets ended sessions and closes those whose connection
-// the token service reports inactive.
-func (s *Server) checkSessions() {
-	live := map[string]bool{}
-	for ss := range s.sdk.Sessions() {
-		live[ss.ID()] = true
-	}
-	t := s.tracker
-	t.mu.Lock()
-	maps.DeleteFunc(t.conns, func(sid string, _ map[string]bool) bool { return !live[sid] })
-	maps.DeleteFunc(t.revoked, func(sid string, _ bool) bool { return !live[sid] })
-	var ids []string
-	for _, conns := range t.conns {
-		ids = append(ids, slices.Collect(maps.Keys(conns))...)
-	}
-	t.mu.Unlock()
-	if ids = slices.Compact(slices.Sorted(slices.Values(ids))); len(ids) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	revoked, err := s.tokens.InactiveConnections(ctx, ids)
-	if err != nil {
-		s.log.Warn("mcp: check sessions' connections", "err", err)
-		return
-	}
-	s.closeConnections(revoked...)
 }
 
 // writeRevokedNotice ends a standalone event stream whose connection was
