@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -63,43 +64,37 @@ func loopback(host string) bool {
 	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
 }
 
-// authenticated validates the bearer token of every request (spec §5.2):
-// none → 401 with resource_metadata and scope; bad, expired, foreign or
-// revoked → 401 invalid_token (revoked: a JSON-RPC -32003 body answering the
-// request's id, so a client on a session sees it as an MCP error). The SDK's
-// middleware then puts the grant where tools see it and binds sessions to
-// the user.
-func (s *Server) authenticated(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var err error = app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")
-		var g *app.AccessGrant
-		challenge := ""
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if token = strings.TrimSpace(token); strings.EqualFold(scheme, "Bearer") && token != "" {
-			if g, err = s.tokens.VerifyAccessToken(r.Context(), token); err == nil {
-				auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
-					return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
-						UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
-				}, nil)(next).ServeHTTP(w, r)
-				return
-			}
-			challenge = fmt.Sprintf(`error="invalid_token", error_description=%q, `, app.ErrorMessage(err))
+// authenticate validates the bearer token of every request (spec §5.2) and
+// returns its grant, or answers: none → 401 with resource_metadata and
+// scope; bad, expired, foreign or revoked → 401 invalid_token (revoked: a
+// JSON-RPC -32003 body answering the request's id, so a client on a session
+// sees it as an MCP error).
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *app.AccessGrant {
+	var err error = app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")
+	var g *app.AccessGrant
+	challenge := ""
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if token = strings.TrimSpace(token); strings.EqualFold(scheme, "Bearer") && token != "" {
+		if g, err = s.tokens.VerifyAccessToken(r.Context(), token); err == nil {
+			return g
 		}
-		code := app.ErrorCode(err)
-		if code != app.EINVALIDTOKEN && code != app.EREVOKED {
-			writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
-			return
+		challenge = fmt.Sprintf(`error="invalid_token", error_description=%q, `, app.ErrorMessage(err))
+	}
+	code := app.ErrorCode(err)
+	if code != app.EINVALIDTOKEN && code != app.EREVOKED {
+		writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
+		return nil
+	}
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer %sresource_metadata=%q, scope=%q`, challenge, s.prmURL, app.MCPScope))
+	var id any
+	if code == app.EREVOKED && g != nil {
+		s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
+		if r.Method == http.MethodPost {
+			id = requestID(r)
 		}
-		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer %sresource_metadata=%q, scope=%q`, challenge, s.prmURL, app.MCPScope))
-		var id any
-		if code == app.EREVOKED && g != nil {
-			s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
-			if r.Method == http.MethodPost {
-				id = requestID(r)
-			}
-		}
-		writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
-	})
+	}
+	writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
+	return nil
 }
 
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
@@ -109,13 +104,21 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
 }
 
-// serveRPC hands a request to an SDK handler: POST bodies through precheck
-// first, the transport's text/plain refusals turned into JSON-RPC. With
-// toolsCall it is POST /mcp/tools/call (spec §4.2), a thin adapter: one
-// tools/call request as a stateless request to the same SDK server, so the
-// call runs the same middleware and handlers, one JSON-RPC response.
+// serveRPC hands an authenticated request to an SDK handler, the grant in
+// the SDK's token info (where tools see it; sessions are bound to the user):
+// POST bodies through precheck first, the transport's text/plain refusals
+// turned into JSON-RPC. With toolsCall it is POST /mcp/tools/call (spec
+// §4.2), a thin adapter: one tools/call request as a stateless request to
+// the same SDK server, so the call runs the same middleware and handlers.
 func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet { // the standalone SSE stream lives as long as its session
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		}
+		g := s.authenticate(w, r)
+		if g == nil {
+			return
+		}
 		var id any
 		if r.Method == http.MethodPost {
 			var done bool
@@ -141,6 +144,9 @@ func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 				}
 			}()
 		}
-		h.ServeHTTP(tw, r)
+		auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+			return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
+				UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
+		}, nil)(h).ServeHTTP(tw, r)
 	})
 }

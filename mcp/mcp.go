@@ -116,8 +116,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 		BearerMethodsSupported: []string{"header"}, ResourceName: "brandpack"})
 	mux.Handle("/.well-known/oauth-protected-resource", prm)
 	mux.Handle("/.well-known/oauth-protected-resource/mcp", prm)
-	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.serveRPC(s.handler, false)))))
-	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(s.serveRPC(s.stateless, true))))
+	mux.Handle("/mcp", s.guard(s.serveRPC(s.handler, false)))
+	mux.Handle("POST /mcp/tools/call", s.guard(s.serveRPC(s.stateless, true)))
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
 }
 
@@ -130,17 +130,6 @@ func (s *Server) CloseSessions() {
 			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
 		}
 	}
-}
-
-// streamDeadline lifts the HTTP server's WriteTimeout from the standalone
-// SSE stream (GET /mcp), which lives as long as its session.
-func streamDeadline(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // grantOf returns the grant the bearer middleware put into the SDK's token info.

@@ -107,13 +107,13 @@ func exactID(raw json.RawMessage) (any, error) {
 	return nil, invalidRequest("id must be a string or an integer between -2^53 and 2^53")
 }
 
-// methods are the JSON-RPC methods /mcp exposes; any other is -32601.
-var methods = map[string]struct{ notification, needsParams bool }{
-	"ping": {}, "tools/list": {}, "prompts/list": {}, "resources/list": {}, "resources/templates/list": {},
-	"initialize": {needsParams: true}, "tools/call": {needsParams: true}, "prompts/get": {needsParams: true},
-	"resources/read": {needsParams: true}, "logging/setLevel": {needsParams: true},
-	"notifications/initialized": {notification: true}, "notifications/cancelled": {notification: true},
-	"notifications/roots/list_changed": {notification: true}, "notifications/progress": {true, true},
+// methods are the JSON-RPC methods /mcp exposes (any other is -32601):
+// true for those whose params are required.
+var methods = map[string]bool{
+	"ping": false, "tools/list": false, "prompts/list": false, "resources/list": false, "resources/templates/list": false,
+	"notifications/initialized": false, "notifications/cancelled": false, "notifications/roots/list_changed": false,
+	"initialize": true, "tools/call": true, "prompts/get": true, "resources/read": true, "logging/setLevel": true,
+	"notifications/progress": true,
 }
 
 type envelope struct {
@@ -158,7 +158,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 		return id, false
 	}
 	method := *env.Method
-	info, known := methods[method]
+	needsParams, known := methods[method]
 	switch {
 	case toolsCall && id == nil:
 		return fail(http.StatusBadRequest, nil, invalidRequest("the request needs an id"))
@@ -169,11 +169,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 		return nil, true
 	case !known:
 		return fail(http.StatusOK, id, methodNotFound("method "+method))
-	case info.notification && id != nil:
-		return fail(http.StatusBadRequest, id, invalidRequest(method+" is a notification: it takes no id"))
-	case !info.notification && id == nil:
-		return fail(http.StatusBadRequest, nil, invalidRequest(method+" is a request: it needs an id"))
-	case info.needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
+	case needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
 		return fail(http.StatusBadRequest, id, invalidRequest(method+" requires params"))
 	}
 	if err := s.checkParams(method, env.Params); err != nil {
