@@ -14,28 +14,25 @@ import (
 	"github.com/brandpack/brandpack/app"
 )
 
-// JSON-RPC error codes of the MCP surface (spec §7.4).
+// JSON-RPC error codes of the MCP surface (spec §7.4), besides the standard
+// ones of the SDK's jsonrpc package.
 const (
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternal       = -32603
-	CodeGeneric        = -32000
-	CodeQuota          = -32001
-	CodeUpstream       = -32002
-	CodeRevoked        = -32003
+	CodeGeneric  = -32000
+	CodeQuota    = -32001
+	CodeUpstream = -32002
+	CodeRevoked  = -32003
 )
 
 // codeOf is THE table of the MCP surface: application error code → JSON-RPC
 // code. Codes not listed (unavailable, invalid_token, not_found, forbidden)
 // are -32000 GenericError; unavailable's data has retry_after_seconds.
 var codeOf = map[string]int64{
-	app.EVALIDATION: CodeInvalidParams,
+	app.EVALIDATION: jsonrpc.CodeInvalidParams,
 	app.EQUOTA:      CodeQuota,
 	app.ESCRAPER:    CodeUpstream,
 	app.ETIMEOUT:    CodeUpstream,
 	app.EREVOKED:    CodeRevoked,
-	app.EINTERNAL:   CodeInternal,
+	app.EINTERNAL:   jsonrpc.CodeInternalError,
 }
 
 // protocolError is a JSON-RPC error with no application code.
@@ -48,11 +45,11 @@ type protocolError struct {
 func (e *protocolError) Error() string { return e.message }
 
 func invalidRequest(reason string) error {
-	return &protocolError{CodeInvalidRequest, "Invalid request", map[string]any{"reason": reason}}
+	return &protocolError{jsonrpc.CodeInvalidRequest, "Invalid request", map[string]any{"reason": reason}}
 }
 
 func methodNotFound(what string) error {
-	return &protocolError{CodeMethodNotFound, "Method not found", map[string]any{"reason": what + " is not exposed"}}
+	return &protocolError{jsonrpc.CodeMethodNotFound, "Method not found", map[string]any{"reason": what + " is not exposed"}}
 }
 
 // NewError is the ONE constructor of every JSON-RPC error the MCP surface
@@ -71,16 +68,16 @@ func NewError(log *slog.Logger, err error) *jsonrpc.Error {
 	}
 	code := app.ErrorCode(err)
 	rpc := cmp.Or(codeOf[code], CodeGeneric)
-	if rpc == CodeInternal {
+	if rpc == jsonrpc.CodeInternalError {
 		log.Error("mcp: internal error", "err", err)
-		return wire(CodeInternal, "Internal error", map[string]any{"error": app.EINTERNAL})
+		return wire(jsonrpc.CodeInternalError, "Internal error", map[string]any{"error": app.EINTERNAL})
 	}
 	data := map[string]any{}
 	maps.Copy(data, app.ErrorDetails(err))
 	data["error"] = code
 	msg := app.ErrorMessage(err)
 	switch rpc {
-	case CodeInvalidParams:
+	case jsonrpc.CodeInvalidParams:
 		data["field"] = cmp.Or(data["field"], any("arguments"))
 		data["reason"], msg = msg, "Invalid params"
 	case CodeQuota: // the REST details' keys, plus the short forms
@@ -104,13 +101,13 @@ func fieldError(field, reason string) error {
 func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
 	log.Debug("mcp: sdk error", "code", we.Code, "message", we.Message)
 	switch we.Code {
-	case CodeInvalidParams:
+	case jsonrpc.CodeInvalidParams:
 		return NewError(log, fieldError("params", "the params do not match this method's schema"))
-	case CodeMethodNotFound:
+	case jsonrpc.CodeMethodNotFound:
 		return NewError(log, methodNotFound("this method"))
-	case CodeInvalidRequest:
+	case jsonrpc.CodeInvalidRequest:
 		return NewError(log, invalidRequest("the request is not a valid MCP request"))
-	case CodeInternal, 0:
+	case jsonrpc.CodeInternalError, 0:
 		return NewError(log, fmt.Errorf("mcp: sdk error %d: %s", we.Code, we.Message))
 	}
 	return wire(we.Code, "Error", map[string]any{"reason": "the request could not be handled"})
@@ -118,11 +115,9 @@ func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
 
 // transportReasons explain the SDK transport's text/plain refusals, by status.
 var transportReasons = map[int]string{
-	http.StatusBadRequest:            "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body",
-	http.StatusMethodNotAllowed:      "use POST, GET or DELETE on /mcp",
-	http.StatusNotAcceptable:         "send Accept: application/json, text/event-stream",
-	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
-	http.StatusUnsupportedMediaType:  "send the body as Content-Type: application/json",
+	http.StatusBadRequest:           "the MCP transport refused the request: send Accept: application/json, text/event-stream, an Mcp-Session-Id from initialize (GET needs one), and a JSON-RPC body",
+	http.StatusMethodNotAllowed:     "use POST, GET or DELETE on /mcp",
+	http.StatusUnsupportedMediaType: "send the body as Content-Type: application/json",
 }
 
 // transportError is the JSON-RPC form of such a refusal: 404 → -32000

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -22,16 +20,12 @@ const maxBody = 1 << 20
 // and CORS; preflights are answered here, without authentication.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.EqualFold(r.Host, s.host) && !loopback(r.Host) {
-			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host header does not name this server")))
+		origin := r.Header.Get("Origin")
+		if !strings.EqualFold(r.Host, s.host) && !app.IsLoopback(r.Host) || origin != "" && !s.originOK(origin) {
+			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host or Origin header names another server")))
 			return
 		}
-		origin := r.Header.Get("Origin")
 		if origin != "" {
-			if !s.originOK(origin) {
-				writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("origin "+origin+" is not allowed")))
-				return
-			}
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
@@ -49,19 +43,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
+// originOK allows the public origin and any http origin on loopback (a
+// local client such as the Inspector).
 func (s *Server) originOK(origin string) bool {
 	h, ok := strings.CutPrefix(origin, "http://")
-	return slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) || ok && loopback(h)
-}
-
-// loopback tells a host[:port] that names this machine.
-func loopback(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	ip := net.ParseIP(host)
-	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
+	return origin == s.public || ok && app.IsLoopback(h)
 }
 
 // authenticate validates the bearer token of every request (spec §5.2) and

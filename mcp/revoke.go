@@ -17,8 +17,8 @@ import (
 )
 
 // Ending the sessions of a revoked connection (spec §5.2 rule 5; docs/mcp.md
-// "Revocation ends the connection's sessions"): trackMiddleware remembers
-// each session's connections; CloseConnection, a revoked token on any
+// "Revocation ends the connection's sessions"): track remembers
+// each session's connection; CloseConnection, a revoked token on any
 // request, and the periodic check (revocations by another process) close
 // the sessions; a closed session's standalone stream ends with the notice.
 const (
@@ -31,33 +31,19 @@ const (
 
 // sessions is what the server knows of its MCP sessions' connections.
 type sessions struct {
-	mu             sync.Mutex
-	conns          map[string]map[string]bool // session ID → connection IDs
-	revoked        map[string]bool            // sessions closed for a revocation, until their stream saw it
-	watch, stopped sync.Once
-	stop           chan struct{}
+	mu      sync.Mutex
+	conns   map[string]string // session ID → the connection it was last used with
+	revoked map[string]bool   // sessions closed for a revocation, until their stream saw it
+	watch   sync.Once
 }
 
-func (s *Server) trackMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
-	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		g := grantOf(req.GetExtra())
-		if ss, ok := req.GetSession().(*sdk.ServerSession); ok && g != nil && g.ConnectionID != "" && ss.ID() != "" {
-			t := &s.sessions
-			t.mu.Lock()
-			if t.conns[ss.ID()] == nil {
-				t.conns[ss.ID()] = map[string]bool{}
-			}
-			t.conns[ss.ID()][g.ConnectionID] = true
-			t.mu.Unlock()
-			t.watch.Do(func() { go s.watch() })
-		}
-		res, err := next(ctx, method, req)
-		if err == nil && g != nil && (method == "tools/call" || method == "resources/read") { // calls this month
-			if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
-				s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
-			}
-		}
-		return res, err
+// track remembers the connection a session is used with.
+func (s *Server) track(session sdk.Session, g *app.AccessGrant) {
+	if ss, ok := session.(*sdk.ServerSession); ok && g != nil && g.ConnectionID != "" && ss.ID() != "" {
+		s.sessions.mu.Lock()
+		s.sessions.conns[ss.ID()] = g.ConnectionID
+		s.sessions.mu.Unlock()
+		s.sessions.watch.Do(func() { go s.watch() })
 	}
 }
 
@@ -74,8 +60,8 @@ func (s *Server) sessionRevoked(sessionID string) bool {
 func (s *Server) CloseConnection(id string) {
 	t := &s.sessions
 	t.mu.Lock()
-	for sid, conns := range t.conns {
-		if conns[id] {
+	for sid, c := range t.conns {
+		if c == id {
 			t.revoked[sid] = true // before Close: the stream's handler reads it once it returns
 			delete(t.conns, sid)
 		}
@@ -103,7 +89,7 @@ func (s *Server) watch() {
 	defer tk.Stop()
 	for {
 		select {
-		case <-s.sessions.stop:
+		case <-s.ctx.Done():
 			return
 		case <-tk.C:
 		}
@@ -113,17 +99,14 @@ func (s *Server) watch() {
 		}
 		t := &s.sessions
 		t.mu.Lock()
-		maps.DeleteFunc(t.conns, func(sid string, _ map[string]bool) bool { return !live[sid] })
+		maps.DeleteFunc(t.conns, func(sid, _ string) bool { return !live[sid] })
 		maps.DeleteFunc(t.revoked, func(sid string, _ bool) bool { return !live[sid] })
-		var ids []string
-		for _, conns := range t.conns {
-			ids = append(ids, slices.Collect(maps.Keys(conns))...)
-		}
+		ids := slices.Collect(maps.Values(t.conns))
 		t.mu.Unlock()
 		if len(ids) == 0 {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 		revoked, err := s.tokens.InactiveConnections(ctx, slices.Compact(slices.Sorted(slices.Values(ids))))
 		cancel()
 		if err != nil {

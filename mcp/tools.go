@@ -81,7 +81,7 @@ func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, string, error) {
 // addTool adds a tool whose input and output schemas are inferred from In
 // and Out. run works as the grant's user; its output is the structured
 // content, and the text content is its JSON or the text run returns (an
-// export). Its errors, like every error, leave through errorMiddleware.
+// export). Its errors, like every error, leave through middleware.
 func addTool[In, Out any](s *Server, t *sdk.Tool, run func(context.Context, *app.User, In) (Out, string, error)) {
 	in := schemaFor[In]()
 	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}} // strict: an unlisted argument is -32602
