@@ -120,16 +120,15 @@ func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 			w.Header().Set("Cache-Control", "no-store")
 		}
 		tw := &textErrorWriter{ResponseWriter: w}
-		defer tw.finish(s, id)
-		if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
-			// The standalone event stream: if its session is closed because
-			// the connection was revoked, its last event says so (-32003).
-			defer func() {
-				if s.sessionRevoked(sid) && tw.status == 0 {
-					s.writeRevokedNotice(tw)
-				}
-			}()
-		}
+		defer func() {
+			switch {
+			case tw.status != 0:
+				w.Header().Del("X-Content-Type-Options")
+				writeRPC(w, tw.status, id, NewError(s.log, transportError(tw.status)))
+			case r.Method == http.MethodGet && s.sessionRevoked(r.Header.Get("Mcp-Session-Id")):
+				s.writeRevokedNotice(w) // the session's stream ends saying why (-32003)
+			}
+		}()
 		auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
 			return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
 				UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil

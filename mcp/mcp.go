@@ -48,7 +48,7 @@ type Server struct {
 	svc                            *app.Service
 	tokens                         Tokens
 	public, mcpURL, issuer, prmURL string
-	host                           string
+	host                           string // of public
 	log                            *slog.Logger
 	sdk                            *sdk.Server
 	handler, stateless             http.Handler // /mcp with sessions; /mcp/tools/call, one request each
@@ -96,9 +96,6 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// MCPURL is the resource identifier (tokens' audience).
-func (s *Server) MCPURL() string { return s.mcpURL }
-
 // Register mounts the MCP routes (DESIGN "URLs") on mux.
 func (s *Server) Register(mux *http.ServeMux) {
 	// RFC 9728 protected-resource metadata, at both paths, CORS for any origin.
@@ -117,9 +114,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 func (s *Server) CloseSessions() {
 	s.stop()
 	for ss := range s.sdk.Sessions() {
-		if err := ss.Close(); err != nil {
-			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
-		}
+		s.closeSession(ss)
 	}
 }
 

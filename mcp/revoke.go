@@ -17,16 +17,12 @@ import (
 )
 
 // Ending the sessions of a revoked connection (spec §5.2 rule 5; docs/mcp.md
-// "Revocation ends the connection's sessions"): track remembers
-// each session's connection; CloseConnection, a revoked token on any
-// request, and the periodic check (revocations by another process) close
-// the sessions; a closed session's standalone stream ends with the notice.
+// "Revocation ends the connection's sessions"): CloseConnection, a revoked
+// token on any request, and the periodic check (revocations by another
+// process) close them; a closed session's event stream ends with a notice.
 const (
-	// DefaultRevocationCheck is how often open sessions' connections are checked.
-	DefaultRevocationCheck = 10 * time.Second
-	// revokedRetry is the SSE retry sent with the revocation notice: the
-	// client reconnects soon and is told 401 / -32003.
-	revokedRetry = 250 * time.Millisecond
+	DefaultRevocationCheck = 10 * time.Second       // how often open sessions' connections are checked
+	revokedRetry           = 250 * time.Millisecond // the notice's SSE retry: the reconnect is told 401 / -32003
 )
 
 // sessions is what the server knows of its MCP sessions' connections.
@@ -71,19 +67,13 @@ func (s *Server) CloseConnection(id string) {
 	for ss := range s.sdk.Sessions() {
 		if victims[ss.ID()] {
 			s.log.Info("mcp: session closed, connection revoked", "session", ss.ID())
-			// Close waits for the session's calls in flight; the revoking
-			// request (dashboard, /revoke, …) does not.
-			go func() {
-				if err := ss.Close(); err != nil {
-					s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
-				}
-			}()
+			go s.closeSession(ss) // it waits for the session's calls in flight; the revoking request does not
 		}
 	}
 }
 
 // watch checks, until CloseSessions, that open sessions' connections are
-// still active (a revocation by another process), forgetting ended sessions.
+// still active (a revocation by another process).
 func (s *Server) watch() {
 	tk := time.NewTicker(s.revocationCheck)
 	defer tk.Stop()
@@ -99,7 +89,7 @@ func (s *Server) watch() {
 		}
 		t := &s.sessions
 		t.mu.Lock()
-		maps.DeleteFunc(t.conns, func(sid, _ string) bool { return !live[sid] })
+		maps.DeleteFunc(t.conns, func(sid, _ string) bool { return !live[sid] }) // ended sessions
 		maps.DeleteFunc(t.revoked, func(sid string, _ bool) bool { return !live[sid] })
 		ids := slices.Collect(maps.Values(t.conns))
 		t.mu.Unlock()
@@ -126,11 +116,14 @@ func (s *Server) writeRevokedNotice(w http.ResponseWriter) {
 		return
 	}
 	e := NewError(s.log, app.Errorf(app.EREVOKED, "This connection was revoked; authorize again."))
-	b, _ := json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"method":  "notifications/message",
-		"params":  map[string]any{"level": "error", "logger": "brandpack", "data": e},
-	})
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/message",
+		"params": map[string]any{"level": "error", "logger": "brandpack", "data": e}})
 	fmt.Fprintf(w, "event: message\nretry: %d\ndata: %s\n\n", revokedRetry.Milliseconds(), b)
 	_ = http.NewResponseController(w).Flush()
+}
+
+func (s *Server) closeSession(ss *sdk.ServerSession) {
+	if err := ss.Close(); err != nil {
+		s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
+	}
 }

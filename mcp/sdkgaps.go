@@ -19,8 +19,8 @@ import (
 // spec's -32601. precheck answers those first; textErrorWriter rewrites the
 // rest. sdkgaps_test.go fails when an SDK upgrade makes this file needless.
 
-// textErrorWriter holds back a text/plain error response (status >= 400);
-// finish answers it as JSON-RPC. Everything else passes straight through.
+// textErrorWriter holds back a text/plain error response (status >= 400),
+// for serveRPC to answer as JSON-RPC. Everything else passes straight through.
 type textErrorWriter struct {
 	http.ResponseWriter
 	status int // non-zero once an error is being caught (its text is dropped)
@@ -49,14 +49,6 @@ func (w *textErrorWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection (deadlines).
 func (w *textErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *textErrorWriter) finish(s *Server, id any) {
-	if w.status == 0 {
-		return
-	}
-	w.ResponseWriter.Header().Del("X-Content-Type-Options")
-	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status)))
-}
 
 // readBody reads a bounded body and puts it back for the next handler.
 func readBody(r *http.Request) ([]byte, error) {
