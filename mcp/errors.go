@@ -91,18 +91,13 @@ func wire(code int64, msg string, data map[string]any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: msg, Data: b}
 }
 
-// fieldError is -32602 for a bad or missing argument.
-func fieldError(field, reason string) error {
-	return app.FieldError(field, "%s", reason)
-}
-
 // fromSDK rebuilds an error the go-sdk made by its JSON-RPC code alone; its
 // message (Go text) goes to the log.
 func fromSDK(log *slog.Logger, we *jsonrpc.Error) *jsonrpc.Error {
 	log.Debug("mcp: sdk error", "code", we.Code, "message", we.Message)
 	switch we.Code {
 	case jsonrpc.CodeInvalidParams:
-		return NewError(log, fieldError("params", "the params do not match this method's schema"))
+		return NewError(log, app.FieldError("params", "the params do not match this method's schema"))
 	case jsonrpc.CodeMethodNotFound:
 		return NewError(log, methodNotFound("this method"))
 	case jsonrpc.CodeInvalidRequest:

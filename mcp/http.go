@@ -25,14 +25,13 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host or Origin header names another server")))
 			return
 		}
+		h := w.Header()
 		if origin != "" {
-			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Expose-Headers", "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version")
 		}
 		if r.Method == http.MethodOptions {
-			h := w.Header()
 			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
 			h.Set("Access-Control-Max-Age", "86400")
@@ -51,10 +50,8 @@ func (s *Server) originOK(origin string) bool {
 }
 
 // authenticate validates the bearer token of every request (spec §5.2) and
-// returns its grant, or answers: none → 401 with resource_metadata and
-// scope; bad, expired, foreign or revoked → 401 invalid_token (revoked: a
-// JSON-RPC -32003 body answering the request's id, so a client on a session
-// sees it as an MCP error).
+// returns its grant, or answers 401 (docs/mcp.md "Authentication failures";
+// revoked: a -32003 body answering the request's id, seen as an MCP error).
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *app.AccessGrant {
 	var err error = app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")
 	var g *app.AccessGrant
@@ -90,12 +87,10 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
 }
 
-// serveRPC hands an authenticated request to an SDK handler, the grant in
-// the SDK's token info (where tools see it; sessions are bound to the user):
-// POST bodies through precheck first, the transport's text/plain refusals
-// turned into JSON-RPC. With toolsCall it is POST /mcp/tools/call (spec
-// §4.2), a thin adapter: one tools/call request as a stateless request to
-// the same SDK server, so the call runs the same middleware and handlers.
+// serveRPC hands an authenticated request, precheck'd, to an SDK handler with
+// the grant in the SDK's token info. With toolsCall it is POST
+// /mcp/tools/call (spec §4.2), a thin adapter: one stateless request to the
+// same SDK server, so the call runs the same middleware and handlers.
 func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet { // the standalone SSE stream lives as long as its session
@@ -125,8 +120,8 @@ func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 			case tw.status != 0:
 				w.Header().Del("X-Content-Type-Options")
 				writeRPC(w, tw.status, id, NewError(s.log, transportError(tw.status)))
-			case r.Method == http.MethodGet && s.sessionRevoked(r.Header.Get("Mcp-Session-Id")):
-				s.writeRevokedNotice(w) // the session's stream ends saying why (-32003)
+			case r.Method == http.MethodGet:
+				s.endRevokedStream(w, r.Header.Get("Mcp-Session-Id"))
 			}
 		}()
 		auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {

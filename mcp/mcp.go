@@ -119,24 +119,21 @@ func (s *Server) CloseSessions() {
 }
 
 // grantOf returns the grant the bearer middleware put into the SDK's token info.
-func grantOf(extra *sdk.RequestExtra) *app.AccessGrant {
-	if extra == nil || extra.TokenInfo == nil {
-		return nil
+func grantOf(extra *sdk.RequestExtra) (g *app.AccessGrant) {
+	if extra != nil && extra.TokenInfo != nil {
+		g, _ = extra.TokenInfo.Extra["grant"].(*app.AccessGrant)
 	}
-	g, _ := extra.TokenInfo.Extra["grant"].(*app.AccessGrant)
 	return g
 }
 
-// middleware is the SDK's receiving middleware: it refuses a resource URI
-// outside brandpack://packs/ (-32602 on "uri"), tracks sessions'
-// connections, counts each successful call on the connection ("calls this
-// month"), and passes every error, the handlers' and the SDK's, through the
-// one constructor.
+// middleware, the SDK's receiving middleware, refuses a URI outside
+// brandpack://packs/, tracks sessions' connections, counts successful calls,
+// and passes every error, the handlers' and the SDK's, through NewError.
 func (s *Server) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
 			if d, ok := strings.CutPrefix(r.Params.URI, packURIPrefix); !ok || d == "" || strings.Contains(d, "/") {
-				return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
+				return nil, NewError(s.log, app.FieldError("uri", "no resource %s; use %s{domain}", r.Params.URI, packURIPrefix))
 			}
 		}
 		g := grantOf(req.GetExtra())

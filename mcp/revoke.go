@@ -43,14 +43,6 @@ func (s *Server) track(session sdk.Session, g *app.AccessGrant) {
 	}
 }
 
-// sessionRevoked reports, once, whether a session was closed for a revocation.
-func (s *Server) sessionRevoked(sessionID string) bool {
-	s.sessions.mu.Lock()
-	defer s.sessions.mu.Unlock()
-	defer delete(s.sessions.revoked, sessionID)
-	return s.sessions.revoked[sessionID]
-}
-
 // CloseConnection ends, without blocking, every MCP session used with the
 // connection (grant) id; oauth.Connections.OnRevoke calls it.
 func (s *Server) CloseConnection(id string) {
@@ -108,11 +100,16 @@ func (s *Server) watch() {
 	}
 }
 
-// writeRevokedNotice ends a standalone event stream whose connection was
-// revoked: one notifications/message (level error) carrying the -32003
-// error, with a short retry so the client's reconnect learns 401 / -32003.
-func (s *Server) writeRevokedNotice(w http.ResponseWriter) {
-	if !strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+// endRevokedStream ends, once, the standalone event stream of a session
+// closed because its connection was revoked: one notifications/message
+// (level error) carrying the -32003 error, with a short retry so the
+// client's reconnect learns 401 / -32003.
+func (s *Server) endRevokedStream(w http.ResponseWriter, sessionID string) {
+	s.sessions.mu.Lock()
+	revoked := s.sessions.revoked[sessionID]
+	delete(s.sessions.revoked, sessionID)
+	s.sessions.mu.Unlock()
+	if !revoked || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
 		return
 	}
 	e := NewError(s.log, app.Errorf(app.EREVOKED, "This connection was revoked; authorize again."))

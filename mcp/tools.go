@@ -78,10 +78,9 @@ func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, string, error) {
 	return &b, "", nil
 }
 
-// addTool adds a tool whose input and output schemas are inferred from In
-// and Out. run works as the grant's user; its output is the structured
-// content, and the text content is its JSON or the text run returns (an
-// export). Its errors, like every error, leave through middleware.
+// addTool adds a tool, its schemas inferred from In and Out, run as the
+// grant's user: Out is the structured content, and its JSON the text content
+// unless run returns a text (an export).
 func addTool[In, Out any](s *Server, t *sdk.Tool, run func(context.Context, *app.User, In) (Out, string, error)) {
 	in := schemaFor[In]()
 	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}} // strict: an unlisted argument is -32602
@@ -150,14 +149,12 @@ func schemaFor[T any]() *jsonschema.Schema {
 func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, error) {
 	var in In
 	m := map[string]json.RawMessage{}
-	if len(args) > 0 && string(args) != "null" {
-		if err := json.Unmarshal(args, &m); err != nil || m == nil {
-			return in, fieldError("arguments", "arguments must be an object")
-		}
+	if len(args) > 0 && string(args) != "null" && (json.Unmarshal(args, &m) != nil || m == nil) {
+		return in, app.FieldError("arguments", "arguments must be an object")
 	}
 	for name := range m {
 		if schema.Properties[name] == nil {
-			return in, fieldError(name, name+" is not an argument of this tool")
+			return in, app.FieldError(name, "%s is not an argument of this tool", name)
 		}
 	}
 	for _, name := range schema.Required {
@@ -165,9 +162,9 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 		raw, ok := m[name]
 		str := schema.Properties[name].Type == "string"
 		if ok && str && json.Unmarshal(raw, &v) != nil {
-			return in, fieldError(name, name+" must be a string")
+			return in, app.FieldError(name, "%s must be a string", name)
 		} else if !ok || str && strings.TrimSpace(v) == "" {
-			return in, fieldError(name, name+" is required")
+			return in, app.FieldError(name, "%s is required", name)
 		}
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
@@ -182,5 +179,5 @@ func typeError(err error, field, schema string) error {
 	if errors.As(err, &te) && te.Field != "" {
 		field = te.Field
 	}
-	return fieldError(field, field+" does not have the type "+schema+" gives it")
+	return app.FieldError(field, "%s does not have the type %s gives it", field, schema)
 }
