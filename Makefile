@@ -44,6 +44,7 @@ run: chromium build
 vet: templ-check no-binaries
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 # No tracked file may be a build output: an executable (ELF, Mach-O or PE
 # by its magic bytes), a Go test binary or a profile. Images and fonts under docs/ and assets/

@@ -185,3 +185,14 @@ func NormalizeURL(raw string) (u string, domain string, err error) {
 	p.User = nil
 	return p.String(), domain, nil
 }
+
+// IsLoopback tells whether host (a name or an IP, with or without a port or
+// brackets) names this machine: localhost or a loopback address.
+func IsLoopback(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
+}

@@ -132,3 +132,16 @@ func TestAPIKeyForm(t *testing.T) {
 		t.Fatal("accepted a malformed key")
 	}
 }
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST:6274": true, "127.0.0.1": true, "127.8.9.10:80": true,
+		"::1": true, "[::1]": true, "[::1]:8080": true,
+		"example.com": false, "example.com:443": false, "10.0.0.1": false, "[::2]:80": false,
+		"localhost.example.com": false, "": false,
+	} {
+		if got := IsLoopback(host); got != want {
+			t.Errorf("IsLoopback(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"net/http"
 	"testing"
 
@@ -89,7 +90,7 @@ func TestBatchTool(t *testing.T) {
 		{map[string]any{}, "domains"},
 	} {
 		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_packs", Arguments: tc.args})
-		if d := rpcErr(t, err, mcp.CodeInvalidParams); d["field"] != tc.field {
+		if d := rpcErr(t, err, jsonrpc.CodeInvalidParams); d["field"] != tc.field {
 			t.Errorf("%v: field = %v, want %s", tc.args, d["field"], tc.field)
 		}
 	}
@@ -122,14 +123,14 @@ func TestUnknownArgumentsRefused(t *testing.T) {
 		"get_brand_packs": {"domains": []any{"orchard.example"}, "colour": "red"},
 	} {
 		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		if d := rpcErr(t, err, mcp.CodeInvalidParams); d["field"] != "colour" {
+		if d := rpcErr(t, err, jsonrpc.CodeInvalidParams); d["field"] != "colour" {
 			t.Errorf("%s: data = %v", name, d)
 		}
 	}
 	r := post(t, e.URL+"/mcp/tools/call", tok.AccessToken,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_brand_pack","arguments":{"domain":"orchard.example","colour":"red"}}}`)
 	if b := r.rpc(t); r.status != http.StatusOK || b.ID != float64(5) || b.Error == nil ||
-		b.Error.Code != mcp.CodeInvalidParams || b.Error.Data["field"] != "colour" {
+		b.Error.Code != jsonrpc.CodeInvalidParams || b.Error.Data["field"] != "colour" {
 		t.Errorf("tools/call with an unknown argument: %d %s", r.status, r.body)
 	}
 }

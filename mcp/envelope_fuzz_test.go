@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -74,8 +75,8 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("%q: not a JSON-RPC error: %s", body, rec.Body)
 		}
 		switch c := resp.Error.Code; {
-		case c != CodeInvalidRequest && c != CodeMethodNotFound && c != CodeInvalidParams,
-			rec.Code == http.StatusBadRequest && c != CodeInvalidRequest,
+		case c != jsonrpc.CodeInvalidRequest && c != jsonrpc.CodeMethodNotFound && c != jsonrpc.CodeInvalidParams,
+			rec.Code == http.StatusBadRequest && c != jsonrpc.CodeInvalidRequest,
 			rec.Code != http.StatusBadRequest && rec.Code != http.StatusOK:
 			t.Fatalf("%q: HTTP %d code %d", body, rec.Code, c)
 		}

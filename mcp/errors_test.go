@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestUnknownMethodAndMissingParams(t *testing.T) {
 	_, tok := e.Connect(e.User, "Method Client")
 
 	r := post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":2,"method":"foo/bar"}`)
-	if b := r.rpc(t); r.status != http.StatusOK || !isJSON(r) || b.Error.Code != mcp.CodeMethodNotFound ||
+	if b := r.rpc(t); r.status != http.StatusOK || !isJSON(r) || b.Error.Code != jsonrpc.CodeMethodNotFound ||
 		b.ID != float64(2) || b.Error.Data["reason"] == nil {
 		t.Errorf("unknown method: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
 	}
@@ -35,7 +36,7 @@ func TestUnknownMethodAndMissingParams(t *testing.T) {
 		for i, params := range []string{``, `,"params":null`} {
 			body := `{"jsonrpc":"2.0","id":"x` + m + `","method":"` + m + `"` + params + `}`
 			r := post(t, e.URL+"/mcp", tok.AccessToken, body)
-			if b := r.rpc(t); r.status != http.StatusBadRequest || !isJSON(r) || b.Error.Code != mcp.CodeInvalidRequest ||
+			if b := r.rpc(t); r.status != http.StatusBadRequest || !isJSON(r) || b.Error.Code != jsonrpc.CodeInvalidRequest ||
 				b.ID != "x"+m || b.Error.Data["reason"] == nil {
 				t.Errorf("%s without params (%d): %d %s %s", m, i, r.status, r.header.Get("Content-Type"), r.body)
 			}
@@ -43,7 +44,7 @@ func TestUnknownMethodAndMissingParams(t *testing.T) {
 	}
 	// The stateless endpoint: tools/call without params is -32600 too.
 	r = post(t, e.URL+"/mcp/tools/call", tok.AccessToken, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
-	if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != float64(5) {
+	if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != jsonrpc.CodeInvalidRequest || b.ID != float64(5) {
 		t.Errorf("stateless tools/call without params: %d %s", r.status, r.body)
 	}
 }
@@ -63,7 +64,7 @@ func TestTransportErrorsAreJSONRPC(t *testing.T) {
 		t.Errorf("unknown session: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
 	}
 	r = post(t, e.URL+"/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":10,"method":"ping"}`, "Content-Type", "text/plain")
-	if b := r.rpc(t); r.status != http.StatusUnsupportedMediaType || !isJSON(r) || b.Error.Code != mcp.CodeInvalidRequest ||
+	if b := r.rpc(t); r.status != http.StatusUnsupportedMediaType || !isJSON(r) || b.Error.Code != jsonrpc.CodeInvalidRequest ||
 		b.ID != float64(10) {
 		t.Errorf("text/plain body: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
 	}
@@ -92,16 +93,16 @@ func TestSDKErrorsThroughOneConstructor(t *testing.T) {
 	cs := e.session(t, tok)
 
 	_, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "nope"})
-	if d := rpcErr(t, err, mcp.CodeMethodNotFound); d["reason"] == nil {
+	if d := rpcErr(t, err, jsonrpc.CodeMethodNotFound); d["reason"] == nil {
 		t.Errorf("unknown prompt data = %v", d)
 	}
 	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "nope"})
-	if d := rpcErr(t, err, mcp.CodeMethodNotFound); d["reason"] == nil {
+	if d := rpcErr(t, err, jsonrpc.CodeMethodNotFound); d["reason"] == nil {
 		t.Errorf("unknown tool data = %v", d)
 	}
 	for _, uri := range []string{"file:///etc/passwd", "brandpack://packs/", "brandpack://other/x"} {
 		_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
-		d := rpcErr(t, err, mcp.CodeInvalidParams)
+		d := rpcErr(t, err, jsonrpc.CodeInvalidParams)
 		if d["field"] != "uri" || d["reason"] == nil || d["reason"] == "" || d["error"] != app.EVALIDATION {
 			t.Errorf("%s: data = %v", uri, d)
 		}
@@ -141,7 +142,7 @@ func TestNoGoTextInReasons(t *testing.T) {
 			}
 			b := r.rpc(t)
 			reason, _ := b.Error.Data["reason"].(string)
-			if b.Error.Code != mcp.CodeInvalidParams || reason == "" {
+			if b.Error.Code != jsonrpc.CodeInvalidParams || reason == "" {
 				t.Errorf("%s %s: %d %s", url, body, r.status, r.body)
 			}
 			for _, goText := range []string{"json:", "unmarshal", "Go struct", "Params", "cannot"} {
@@ -184,7 +185,7 @@ func TestExactIDs(t *testing.T) {
 		for _, id := range []string{`9007199254740993`, `12345678901234567890123`, `1e308`, `1.5`, `1.0`, `true`, `{}`} {
 			r := post(t, e.URL+path, tok.AccessToken, `{"jsonrpc":"2.0","id":`+id+`,`+rest+`}`, hdr...)
 			r.body = sseData(r.body)
-			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != nil {
+			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != jsonrpc.CodeInvalidRequest || b.ID != nil {
 				t.Errorf("%s id %s: %d %s", path, id, r.status, r.body)
 			}
 		}
@@ -207,7 +208,7 @@ func TestBatchRefusedWhole(t *testing.T) {
 	for _, path := range []string{"/mcp", "/mcp/tools/call"} {
 		for _, body := range batches {
 			r := post(t, e.URL+path, tok.AccessToken, body, hdr...)
-			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest || b.ID != nil ||
+			if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != jsonrpc.CodeInvalidRequest || b.ID != nil ||
 				strings.Count(r.body, `"jsonrpc"`) != 1 {
 				t.Errorf("%s %s: %d %s", path, body, r.status, r.body)
 			}

@@ -3,13 +3,13 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/brandpack/brandpack/app"
-	"github.com/brandpack/brandpack/mcp"
 )
 
 // get_brand_pack's optional format: the text content is the export, the
@@ -57,7 +57,7 @@ func TestGetBrandPackFormat(t *testing.T) {
 		}
 	}
 	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_pack", Arguments: map[string]any{"domain": "orchard.example", "format": "scss"}})
-	if d := rpcErr(t, err, mcp.CodeInvalidParams); d["field"] != "format" {
+	if d := rpcErr(t, err, jsonrpc.CodeInvalidParams); d["field"] != "format" {
 		t.Errorf("-32602 data = %v", d)
 	}
 }

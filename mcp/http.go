@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -17,47 +16,22 @@ import (
 
 const maxBody = 1 << 20
 
-// handlePRM serves RFC 9728 protected-resource metadata.
-func (s *Server) handlePRM(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	w.Header().Set("Access-Control-Allow-Methods", "GET, OPTIONS")
-	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Mcp-Protocol-Version")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	json.NewEncoder(w).Encode(map[string]any{
-		"resource":                 s.mcpURL,
-		"authorization_servers":    []string{s.issuer},
-		"scopes_supported":         []string{app.MCPScope},
-		"bearer_methods_supported": []string{"header"},
-		"resource_name":            "brandpack",
-	})
-}
-
 // guard applies the MCP transport's Host and Origin checks (DNS rebinding)
 // and CORS; preflights are answered here, without authentication.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.EqualFold(r.Host, s.host) && !loopback(r.Host) {
-			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host header does not name this server")))
+		origin := r.Header.Get("Origin")
+		if !strings.EqualFold(r.Host, s.host) && !app.IsLoopback(r.Host) || origin != "" && !s.originOK(origin) {
+			writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("the Host or Origin header names another server")))
 			return
 		}
-		origin := r.Header.Get("Origin")
+		h := w.Header()
 		if origin != "" {
-			if !s.originOK(origin) {
-				writeRPC(w, http.StatusForbidden, nil, NewError(s.log, invalidRequest("origin "+origin+" is not allowed")))
-				return
-			}
-			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Expose-Headers", "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version")
 		}
 		if r.Method == http.MethodOptions {
-			h := w.Header()
 			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
 			h.Set("Access-Control-Max-Age", "86400")
@@ -68,68 +42,43 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
+// originOK allows the public origin and any http origin on loopback (a
+// local client such as the Inspector).
 func (s *Server) originOK(origin string) bool {
 	h, ok := strings.CutPrefix(origin, "http://")
-	return slices.Contains(s.origins, "*") || slices.Contains(s.origins, origin) || ok && loopback(h)
+	return origin == s.public || ok && app.IsLoopback(h)
 }
 
-// loopback tells a host[:port] that names this machine.
-func loopback(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
+// authenticate validates the bearer token of every request (spec §5.2) and
+// returns its grant, or answers 401 (docs/mcp.md "Authentication failures";
+// revoked: a -32003 body answering the request's id, seen as an MCP error).
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *app.AccessGrant {
+	var err error = app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")
+	var g *app.AccessGrant
+	challenge := ""
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if token = strings.TrimSpace(token); strings.EqualFold(scheme, "Bearer") && token != "" {
+		if g, err = s.tokens.VerifyAccessToken(r.Context(), token); err == nil {
+			return g
+		}
+		challenge = fmt.Sprintf(`error="invalid_token", error_description=%q, `, app.ErrorMessage(err))
 	}
-	host = strings.Trim(host, "[]")
-	ip := net.ParseIP(host)
-	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
+	code := app.ErrorCode(err)
+	if code != app.EINVALIDTOKEN && code != app.EREVOKED {
+		writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
+		return nil
+	}
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer %sresource_metadata=%q, scope=%q`, challenge, s.prmURL, app.MCPScope))
+	var id any
+	if code == app.EREVOKED && g != nil {
+		s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
+		if r.Method == http.MethodPost {
+			id = requestID(r)
+		}
+	}
+	writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
+	return nil
 }
-
-// authenticated validates the bearer token of every request (spec §5.2):
-// none → 401 with resource_metadata and scope; bad, expired, foreign or
-// revoked → 401 invalid_token (revoked: a JSON-RPC -32003 body answering the
-// request's id, so a client on a session sees it as an MCP error). The SDK's
-// middleware then puts the grant where tools see it and binds sessions to
-// the user.
-func (s *Server) authenticated(next http.Handler) http.Handler {
-	inner := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-		g, _ := ctx.Value(grantKey{}).(*app.AccessGrant)
-		if g == nil {
-			return nil, auth.ErrInvalidToken
-		}
-		return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
-			UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
-	}, nil)(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if token = strings.TrimSpace(token); !strings.EqualFold(scheme, "Bearer") || token == "" {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope=%q`, s.prmURL, app.MCPScope))
-			writeRPC(w, http.StatusUnauthorized, nil, NewError(s.log,
-				app.Errorf(app.EINVALIDTOKEN, "Send an OAuth access token as Authorization: Bearer …")))
-			return
-		}
-		g, err := s.tokens.VerifyAccessToken(r.Context(), token)
-		if err != nil {
-			code := app.ErrorCode(err)
-			if code != app.EINVALIDTOKEN && code != app.EREVOKED {
-				writeRPC(w, http.StatusInternalServerError, nil, NewError(s.log, err))
-				return
-			}
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q, resource_metadata=%q, scope=%q`,
-				app.ErrorMessage(err), s.prmURL, app.MCPScope))
-			if code == app.EREVOKED && g != nil {
-				s.CloseConnection(g.ConnectionID) // maybe revoked by another process (the admin CLI)
-			}
-			var id any
-			if code == app.EREVOKED && r.Method == http.MethodPost {
-				id = requestID(r)
-			}
-			writeRPC(w, http.StatusUnauthorized, id, NewError(s.log, err))
-			return
-		}
-		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
-	})
-}
-
-type grantKey struct{}
 
 func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	w.Header().Set("Content-Type", "application/json")
@@ -138,13 +87,19 @@ func writeRPC(w http.ResponseWriter, status int, id any, e *jsonrpc.Error) {
 	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
 }
 
-// serveRPC hands a request to an SDK handler: POST bodies through precheck
-// first, the transport's text/plain refusals turned into JSON-RPC. With
-// toolsCall it is POST /mcp/tools/call (spec §4.2), a thin adapter: one
-// tools/call request as a stateless request to the same SDK server, so the
-// call runs the same middleware and handlers, one JSON-RPC response.
+// serveRPC hands an authenticated request, precheck'd, to an SDK handler with
+// the grant in the SDK's token info. With toolsCall it is POST
+// /mcp/tools/call (spec §4.2), a thin adapter: one stateless request to the
+// same SDK server, so the call runs the same middleware and handlers.
 func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet { // the standalone SSE stream lives as long as its session
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		}
+		g := s.authenticate(w, r)
+		if g == nil {
+			return
+		}
 		var id any
 		if r.Method == http.MethodPost {
 			var done bool
@@ -160,16 +115,18 @@ func (s *Server) serveRPC(h http.Handler, toolsCall bool) http.Handler {
 			w.Header().Set("Cache-Control", "no-store")
 		}
 		tw := &textErrorWriter{ResponseWriter: w}
-		defer tw.finish(s, id)
-		if sid := r.Header.Get("Mcp-Session-Id"); r.Method == http.MethodGet && sid != "" {
-			// The standalone event stream: if its session is closed because
-			// the connection was revoked, its last event says so (-32003).
-			defer func() {
-				if s.sessionRevoked(sid) && tw.status == 0 {
-					s.writeRevokedNotice(tw)
-				}
-			}()
-		}
-		h.ServeHTTP(tw, r)
+		defer func() {
+			switch {
+			case tw.status != 0:
+				w.Header().Del("X-Content-Type-Options")
+				writeRPC(w, tw.status, id, NewError(s.log, transportError(tw.status)))
+			case r.Method == http.MethodGet:
+				s.endRevokedStream(w, r.Header.Get("Mcp-Session-Id"))
+			}
+		}()
+		auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+			return &auth.TokenInfo{Scopes: strings.Fields(g.Scope), Expiration: g.ExpiresAt,
+				UserID: app.Subject(g.UserID), Extra: map[string]any{"grant": g}}, nil
+		}, nil)(h).ServeHTTP(tw, r)
 	})
 }

@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/brandpack/brandpack/app"
 )
@@ -32,142 +34,118 @@ type Tokens interface {
 
 // Config wires a Server.
 type Config struct {
-	Service   *app.Service
-	Tokens    Tokens
-	PublicURL string // the origin; mcp_url = PublicURL + "/mcp"
-	Issuer    string // the authorization server (default PublicURL)
-	Version   string
-	Logger    *slog.Logger
-	// AllowedOrigins are the browser origins allowed to call, besides
-	// loopback ones (default: the public origin); "*" allows every origin
-	// (tokens, not cookies, authenticate).
-	AllowedOrigins  []string
-	SessionTimeout  time.Duration // idle MCP sessions close (default 30 min)
+	Service         *app.Service
+	Tokens          Tokens
+	PublicURL       string // the origin; mcp_url = PublicURL + "/mcp"
+	Issuer          string // the authorization server (default PublicURL)
+	Version         string
+	Logger          *slog.Logger
 	RevocationCheck time.Duration // how often open sessions' connections are checked (default DefaultRevocationCheck)
 }
 
 // Server is the MCP resource server. It is safe for concurrent use.
 type Server struct {
-	svc                    *app.Service
-	tokens                 Tokens
-	mcpURL, issuer, prmURL string
-	host                   string
-	log                    *slog.Logger
-	origins                []string
-	sdk                    *sdk.Server
-	handler, stateless     http.Handler // /mcp with sessions; /mcp/tools/call, one request each
-	tracker                *sessionTracker
-	revocationCheck        time.Duration
+	svc                            *app.Service
+	tokens                         Tokens
+	public, mcpURL, issuer, prmURL string
+	host                           string // of public
+	log                            *slog.Logger
+	sdk                            *sdk.Server
+	handler, stateless             http.Handler // /mcp with sessions; /mcp/tools/call, one request each
+	tools                          map[string]*sdk.Tool
+	sessions                       sessions
+	revocationCheck                time.Duration
+	ctx                            context.Context // cancelled by CloseSessions
+	stop                           context.CancelFunc
 }
 
 // New builds the server and its go-sdk Streamable HTTP handlers.
 func New(cfg Config) *Server {
 	public := strings.TrimRight(cfg.PublicURL, "/")
-	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, mcpURL: public + "/mcp",
+	s := &Server{svc: cfg.Service, tokens: cfg.Tokens, public: public, mcpURL: public + "/mcp",
 		issuer: cmp.Or(strings.TrimRight(cfg.Issuer, "/"), public), prmURL: public + "/.well-known/oauth-protected-resource/mcp",
-		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), origins: cfg.AllowedOrigins,
-		tracker: &sessionTracker{conns: map[string]map[string]bool{}, revoked: map[string]bool{}, stop: make(chan struct{})}, revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
+		log: cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler)), tools: map[string]*sdk.Tool{},
+		sessions:        sessions{conns: map[string]string{}, revoked: map[string]bool{}},
+		revocationCheck: cmp.Or(max(cfg.RevocationCheck, 0), DefaultRevocationCheck)}
+	s.ctx, s.stop = context.WithCancel(context.Background())
 	if u, err := url.Parse(public); err == nil {
 		s.host = u.Host
 	}
-	if len(s.origins) == 0 {
-		s.origins = []string{public}
-	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "brandpack", Title: "brandpack", Version: cmp.Or(cfg.Version, "dev")},
-		&sdk.ServerOptions{
+		&sdk.ServerOptions{Logger: s.log,
 			Instructions: "Brand packs (colours, fonts, logos, voice) of any public website. Use get_brand_pack " +
-				"with a domain; for a specific page use analyze_url and poll get_analysis.",
-			Logger: s.log,
-		})
-	s.sdk.AddReceivingMiddleware(s.errorMiddleware, s.trackMiddleware)
-	for _, t := range tools {
-		s.sdk.AddTool(t.def, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			res, text, err := s.call(ctx, req.Extra, t.def.Name, req.Params.Arguments)
-			if err != nil {
-				return nil, err
-			}
-			// The text content is the JSON, or the export a format asked for.
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: res}, nil
-		})
-	}
+				"with a domain; for a specific page use analyze_url and poll get_analysis."})
+	s.sdk.AddReceivingMiddleware(s.middleware)
+	s.addTools()
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{
-		Name: "brand_pack", Title: "Brand pack", URITemplate: packURIPrefix + "{domain}",
+		Name: "brand_pack", Title: "Brand pack", URITemplate: packURIPrefix + "{domain}", MIMEType: "application/json",
 		Description: "The brand pack of a domain, as JSON (same rules and quota as get_brand_pack).",
-		MIMEType:    "application/json",
 	}, s.readPack)
 	s.sdk.AddPrompt(&sdk.Prompt{
 		Name: briefPrompt, Title: "Brand brief",
 		Description: "Write a short brand brief for a domain from its brand pack.",
 		Arguments:   []*sdk.PromptArgument{{Name: "domain", Description: "A hostname, e.g. example.com.", Required: true}},
 	}, s.brandBrief)
-	// Host and Origin are checked by guard, which also works behind a
-	// reverse proxy on loopback.
+	// The SDK's DNS-rebinding check is off: it refuses a public Host on a
+	// loopback listener (a reverse proxy); guard checks Host and Origin.
 	server := func(*http.Request) *sdk.Server { return s.sdk }
 	s.handler = sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{Logger: s.log,
-		SessionTimeout: cmp.Or(cfg.SessionTimeout, 30*time.Minute), DisableLocalhostProtection: true})
+		SessionTimeout: 30 * time.Minute, DisableLocalhostProtection: true})
 	s.stateless = sdk.NewStreamableHTTPHandler(server,
 		&sdk.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	return s
 }
 
-// MCPURL is the resource identifier (tokens' audience).
-func (s *Server) MCPURL() string { return s.mcpURL }
-
 // Register mounts the MCP routes (DESIGN "URLs") on mux.
 func (s *Server) Register(mux *http.ServeMux) {
-	for _, p := range []string{"GET /.well-known/oauth-protected-resource", "GET /.well-known/oauth-protected-resource/mcp"} {
-		mux.HandleFunc(p, s.handlePRM)
-		mux.HandleFunc("OPTIONS"+strings.TrimPrefix(p, "GET"), s.handlePRM)
-	}
-	mux.Handle("/mcp", streamDeadline(s.guard(s.authenticated(s.serveRPC(s.handler, false)))))
-	mux.Handle("POST /mcp/tools/call", s.guard(s.authenticated(s.serveRPC(s.stateless, true))))
+	// RFC 9728 protected-resource metadata, at both paths, CORS for any origin.
+	prm := auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{Resource: s.mcpURL,
+		AuthorizationServers: []string{s.issuer}, ScopesSupported: []string{app.MCPScope},
+		BearerMethodsSupported: []string{"header"}, ResourceName: "brandpack"})
+	mux.Handle("/.well-known/oauth-protected-resource", prm)
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", prm)
+	mux.Handle("/mcp", s.guard(s.serveRPC(s.handler, false)))
+	mux.Handle("POST /mcp/tools/call", s.guard(s.serveRPC(s.stateless, true)))
 	mux.Handle("OPTIONS /mcp/tools/call", s.guard(http.NotFoundHandler()))
 }
 
 // CloseSessions ends every MCP session and the periodic check; open event
 // streams would otherwise hold http.Server.Shutdown until its deadline.
 func (s *Server) CloseSessions() {
-	s.tracker.stopped.Do(func() { close(s.tracker.stop) })
+	s.stop()
 	for ss := range s.sdk.Sessions() {
-		if err := ss.Close(); err != nil {
-			s.log.Debug("mcp: close session", "session", ss.ID(), "err", err)
-		}
+		s.closeSession(ss)
 	}
-}
-
-// streamDeadline lifts the HTTP server's WriteTimeout from the standalone
-// SSE stream (GET /mcp), which lives as long as its session.
-func streamDeadline(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // grantOf returns the grant the bearer middleware put into the SDK's token info.
-func grantOf(extra *sdk.RequestExtra) *app.AccessGrant {
-	if extra == nil || extra.TokenInfo == nil {
-		return nil
+func grantOf(extra *sdk.RequestExtra) (g *app.AccessGrant) {
+	if extra != nil && extra.TokenInfo != nil {
+		g, _ = extra.TokenInfo.Extra["grant"].(*app.AccessGrant)
 	}
-	g, _ := extra.TokenInfo.Extra["grant"].(*app.AccessGrant)
 	return g
 }
 
-// errorMiddleware refuses a resource URI outside brandpack://packs/ (-32602
-// on "uri") and passes every error, the handlers' and the SDK's, through
-// the one constructor.
-func (s *Server) errorMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+// middleware, the SDK's receiving middleware, refuses a URI outside
+// brandpack://packs/, tracks sessions' connections, counts successful calls,
+// and passes every error, the handlers' and the SDK's, through NewError.
+func (s *Server) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
 			if d, ok := strings.CutPrefix(r.Params.URI, packURIPrefix); !ok || d == "" || strings.Contains(d, "/") {
-				return nil, NewError(s.log, fieldError("uri", "no resource "+r.Params.URI+"; use brandpack://packs/{domain}"))
+				return nil, NewError(s.log, app.FieldError("uri", "no resource %s; use %s{domain}", r.Params.URI, packURIPrefix))
 			}
 		}
+		g := grantOf(req.GetExtra())
+		s.track(req.GetSession(), g)
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return nil, NewError(s.log, err)
+		}
+		if g != nil && (method == "tools/call" || method == "resources/read") {
+			if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
+				s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
+			}
 		}
 		return res, nil
 	}
@@ -178,15 +156,19 @@ const briefPrompt = "brand_brief"
 const packURIPrefix = "brandpack://packs/"
 
 func (s *Server) readPack(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	domain, _ := url.PathUnescape(strings.TrimPrefix(req.Params.URI, packURIPrefix)) // errorMiddleware checked the prefix
-	args, _ := json.Marshal(packArgs{Domain: domain})
-	res, _, err := s.call(ctx, req.Extra, "get_brand_pack", args)
+	domain, _ := url.PathUnescape(strings.TrimPrefix(req.Params.URI, packURIPrefix)) // middleware checked the prefix
+	u, err := s.user(ctx, req.Extra)
 	if err != nil {
 		return nil, err
 	}
+	p, err := s.svc.GetPack(ctx, u, domain)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(p)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-		URI: req.Params.URI, MIMEType: "application/json", Text: string(res),
-	}}}, nil
+		URI: req.Params.URI, MIMEType: "application/json", Text: string(b),
+	}}}, err
 }
 
 func (s *Server) brandBrief(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {

@@ -117,7 +117,7 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 		t.Fatalf("prompt: %+v %v", pr, err)
 	}
 	_, err = cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "brand_brief", Arguments: map[string]string{"domain": "not a host!"}})
-	rpcErr(t, err, mcp.CodeInvalidParams)
+	rpcErr(t, err, jsonrpc.CodeInvalidParams)
 
 	// analyze_url on a cached domain, then get_analysis.
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "analyze_url", Arguments: map[string]any{"url": "https://orchard.example/about"}})
@@ -137,7 +137,7 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 
 	// Failed calls are not counted: bad arguments, an unknown job.
 	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_pack", Arguments: map[string]any{"domain": "not a host!"}})
-	rpcErr(t, err, mcp.CodeInvalidParams)
+	rpcErr(t, err, jsonrpc.CodeInvalidParams)
 	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_analysis", Arguments: map[string]any{"job_id": "job_nope"}})
 	rpcErr(t, err, mcp.CodeGeneric)
 
@@ -159,19 +159,19 @@ func TestJSONRPCErrors(t *testing.T) {
 		return err
 	}
 
-	d := rpcErr(t, call("get_brand_pack", map[string]any{"domain": "not a host!"}), mcp.CodeInvalidParams)
+	d := rpcErr(t, call("get_brand_pack", map[string]any{"domain": "not a host!"}), jsonrpc.CodeInvalidParams)
 	if d["field"] != "domain" || d["reason"] == "" {
 		t.Errorf("-32602 data = %v", d)
 	}
-	d = rpcErr(t, call("get_brand_pack", map[string]any{}), mcp.CodeInvalidParams)
+	d = rpcErr(t, call("get_brand_pack", map[string]any{}), jsonrpc.CodeInvalidParams)
 	if d["field"] != "domain" {
 		t.Errorf("-32602 missing data = %v", d)
 	}
-	rpcErr(t, call("no_such_tool", nil), mcp.CodeMethodNotFound)
+	rpcErr(t, call("no_such_tool", nil), jsonrpc.CodeMethodNotFound)
 	rpcErr(t, call("get_analysis", map[string]any{"job_id": "job_nope"}), mcp.CodeGeneric)
 	rpcErr(t, call("get_brand_pack", map[string]any{"domain": "crash.example"}), mcp.CodeUpstream)
 	rpcErr(t, call("get_brand_pack", map[string]any{"domain": "slow.example"}), mcp.CodeUpstream)
-	d = rpcErr(t, call("get_brand_pack", map[string]any{"domain": "broken.example"}), mcp.CodeInternal)
+	d = rpcErr(t, call("get_brand_pack", map[string]any{"domain": "broken.example"}), jsonrpc.CodeInternalError)
 	if strings.Contains(string(mustJSON(d)), "secret") {
 		t.Errorf("internal error text leaked: %v", d)
 	}
@@ -190,7 +190,7 @@ func TestJSONRPCErrors(t *testing.T) {
 	// A malformed body on /mcp: -32600 as JSON, not plain text.
 	for _, body := range []string{`{not json`, `{"jsonrpc":"1.0","id":1,"method":"ping"}`, `[]`} {
 		r := post(t, e.URL+"/mcp", tok.AccessToken, body)
-		if r.status != http.StatusBadRequest || r.rpc(t).Error.Code != mcp.CodeInvalidRequest {
+		if r.status != http.StatusBadRequest || r.rpc(t).Error.Code != jsonrpc.CodeInvalidRequest {
 			t.Errorf("%s: %d %s", body, r.status, r.body)
 		}
 	}
@@ -330,15 +330,15 @@ func TestStatelessToolsCall(t *testing.T) {
 		t.Fatalf("tools/call: %d %s", r.status, r.body)
 	}
 	r = post(t, e.URL+"/mcp/tools/call", tok.AccessToken, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-	if b := r.rpc(t); b.Error.Code != mcp.CodeMethodNotFound || b.ID != float64(2) {
+	if b := r.rpc(t); b.Error.Code != jsonrpc.CodeMethodNotFound || b.ID != float64(2) {
 		t.Errorf("tools/list: %s", r.body)
 	}
 	r = post(t, e.URL+"/mcp/tools/call", tok.AccessToken, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_brand_pack","arguments":{"domain":"-bad-"}}}`)
-	if b := r.rpc(t); b.Error.Code != mcp.CodeInvalidParams || b.Error.Data["field"] != "domain" {
+	if b := r.rpc(t); b.Error.Code != jsonrpc.CodeInvalidParams || b.Error.Data["field"] != "domain" {
 		t.Errorf("bad domain: %s", r.body)
 	}
 	r = post(t, e.URL+"/mcp/tools/call", tok.AccessToken, `nope`)
-	if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != mcp.CodeInvalidRequest {
+	if b := r.rpc(t); r.status != http.StatusBadRequest || b.Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Errorf("malformed: %d %s", r.status, r.body)
 	}
 }

@@ -94,18 +94,19 @@ func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s
 // The tools' output schemas are inferred from the Go types; they must agree
 // with the pack schema of the REST document, which is the contract.
 func TestToolSchemasAgreeWithOpenAPI(t *testing.T) {
+	tools := New(Config{PublicURL: "http://127.0.0.1"}).tools
 	pack := openAPISchema(t, "Pack")
-	out := toolByName("get_brand_pack").def.OutputSchema.(*jsonschema.Schema)
+	out := tools["get_brand_pack"].OutputSchema.(*jsonschema.Schema)
 	agree(t, "get_brand_pack", out, pack)
 	for _, name := range []string{"analyze_url", "get_analysis"} {
-		agree(t, name, toolByName(name).def.OutputSchema.(*jsonschema.Schema), openAPISchema(t, "Job"))
+		agree(t, name, tools[name].OutputSchema.(*jsonschema.Schema), openAPISchema(t, "Job"))
 	}
-	agree(t, "get_brand_packs", toolByName("get_brand_packs").def.OutputSchema.(*jsonschema.Schema),
+	agree(t, "get_brand_packs", tools["get_brand_packs"].OutputSchema.(*jsonschema.Schema),
 		openAPISchema(t, "BatchResponse"))
 	// Inputs: one required argument each, named as the spec names them.
 	for name, arg := range map[string]string{"get_brand_pack": "domain", "analyze_url": "url", "get_analysis": "job_id",
 		"get_brand_packs": "domains"} {
-		in := toolByName(name).def.InputSchema.(*jsonschema.Schema)
+		in := tools[name].InputSchema.(*jsonschema.Schema)
 		want := map[string]string{"domains": "array"}[arg]
 		if want == "" {
 			want = "string"

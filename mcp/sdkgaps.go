@@ -10,17 +10,18 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/brandpack/brandpack/app"
 )
 
 // The workaround for what the go-sdk (v1.8) cannot do, in one place: its
-// transport refuses some requests in text/plain before any extension point
-// (unknown method, missing params, bad envelope, unknown session, wrong
-// Content-Type), and it answers an unknown tool or prompt -32602, not the
-// spec's -32601. precheck answers those first; textErrorWriter rewrites the
-// rest. sdkgaps_test.go fails when an SDK upgrade makes this file needless.
+// transport refuses some requests in text/plain before any extension point,
+// and answers an unknown tool or prompt -32602, not the spec's -32601.
+// precheck answers what it can first; textErrorWriter catches the rest.
+// sdkgaps_test.go fails when an SDK upgrade makes this file needless.
 
-// textErrorWriter holds back a text/plain error response (status >= 400);
-// finish answers it as JSON-RPC. Everything else passes straight through.
+// textErrorWriter holds back a text/plain error response (status >= 400),
+// for serveRPC to answer as JSON-RPC. Everything else passes straight through.
 type textErrorWriter struct {
 	http.ResponseWriter
 	status int // non-zero once an error is being caught (its text is dropped)
@@ -50,14 +51,6 @@ func (w *textErrorWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection (deadlines).
 func (w *textErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-func (w *textErrorWriter) finish(s *Server, id any) {
-	if w.status == 0 {
-		return
-	}
-	w.ResponseWriter.Header().Del("X-Content-Type-Options")
-	writeRPC(w.ResponseWriter, w.status, id, NewError(s.log, transportError(w.status)))
-}
-
 // readBody reads a bounded body and puts it back for the next handler.
 func readBody(r *http.Request) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
@@ -81,15 +74,11 @@ func requestID(r *http.Request) any {
 	return id
 }
 
-// maxExactID bounds numeric ids: the SDK decodes ids as float64, exact for
-// integers up to 2^53 and truncating fractions.
-const maxExactID = 1 << 53
-
 var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,15})$`)
 
 // exactID checks a request id (JSON-RPC 2.0 §5: the response id equals it):
-// a string, or an integer literal within ±2^53; any other number is -32600
-// on both POST paths. An absent or null id is nil.
+// a string, or an integer literal within ±2^53 (the SDK decodes ids as
+// float64); any other number is -32600. An absent or null id is nil.
 func exactID(raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	var v any
@@ -100,20 +89,20 @@ func exactID(raw json.RawMessage) (any, error) {
 	case raw[0] == '"':
 		return v, nil
 	case integerID.Match(raw):
-		if n, _ := strconv.ParseInt(string(raw), 10, 64); n >= -maxExactID && n <= maxExactID {
+		if n, _ := strconv.ParseInt(string(raw), 10, 64); n >= -1<<53 && n <= 1<<53 {
 			return v, nil
 		}
 	}
 	return nil, invalidRequest("id must be a string or an integer between -2^53 and 2^53")
 }
 
-// methods are the JSON-RPC methods /mcp exposes; any other is -32601.
-var methods = map[string]struct{ notification, needsParams bool }{
-	"ping": {}, "tools/list": {}, "prompts/list": {}, "resources/list": {}, "resources/templates/list": {},
-	"initialize": {needsParams: true}, "tools/call": {needsParams: true}, "prompts/get": {needsParams: true},
-	"resources/read": {needsParams: true}, "logging/setLevel": {needsParams: true},
-	"notifications/initialized": {notification: true}, "notifications/cancelled": {notification: true},
-	"notifications/roots/list_changed": {notification: true}, "notifications/progress": {true, true},
+// methods are the JSON-RPC methods /mcp exposes (any other is -32601):
+// true for those whose params are required.
+var methods = map[string]bool{
+	"ping": false, "tools/list": false, "prompts/list": false, "resources/list": false, "resources/templates/list": false,
+	"notifications/initialized": false, "notifications/cancelled": false, "notifications/roots/list_changed": false,
+	"initialize": true, "tools/call": true, "prompts/get": true, "resources/read": true, "logging/setLevel": true,
+	"notifications/progress": true,
 }
 
 type envelope struct {
@@ -125,14 +114,10 @@ type envelope struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// precheck answers, as JSON-RPC, a POST body that the SDK would refuse in
-// plain text, change, or answer in its own shape (docs/mcp.md "Errors"): not
-// one JSON-RPC 2.0 message, a batch, or an inexact id → -32600, HTTP 400, id
-// null; an unexposed method → -32601 (an unknown notification: 202); an id
-// on a notification, none on a request, or missing params → -32600, 400;
-// params of the wrong type → -32602 on data.field; an unknown tool or prompt
-// → -32601. With toolsCall the body must be one tools/call request. done
-// tells that the response is written; id is for the transport's errors.
+// precheck answers a POST body that the SDK would refuse without its id,
+// change, or answer in its own shape (docs/mcp.md "Errors"); with toolsCall
+// it must be one tools/call request. done tells that the response is
+// written; id is for the transport's errors.
 func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool) (id any, done bool) {
 	fail := func(status int, id any, err error) (any, bool) {
 		writeRPC(w, status, id, NewError(s.log, err))
@@ -142,8 +127,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 	if err != nil {
 		return fail(http.StatusBadRequest, nil, err)
 	}
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '[' {
 		return fail(http.StatusBadRequest, nil, invalidRequest("batches are not accepted: send one JSON-RPC message per request"))
 	}
 	var env envelope
@@ -158,7 +142,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 		return id, false
 	}
 	method := *env.Method
-	info, known := methods[method]
+	needsParams, known := methods[method]
 	switch {
 	case toolsCall && id == nil:
 		return fail(http.StatusBadRequest, nil, invalidRequest("the request needs an id"))
@@ -169,14 +153,10 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 		return nil, true
 	case !known:
 		return fail(http.StatusOK, id, methodNotFound("method "+method))
-	case info.notification && id != nil:
-		return fail(http.StatusBadRequest, id, invalidRequest(method+" is a notification: it takes no id"))
-	case !info.notification && id == nil:
-		return fail(http.StatusBadRequest, nil, invalidRequest(method+" is a request: it needs an id"))
-	case info.needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
+	case needsParams && (len(env.Params) == 0 || string(env.Params) == "null"):
 		return fail(http.StatusBadRequest, id, invalidRequest(method+" requires params"))
 	}
-	if err := checkParams(method, env.Params); err != nil {
+	if err := s.checkParams(method, env.Params); err != nil {
 		return fail(http.StatusOK, id, err)
 	}
 	return id, false
@@ -184,10 +164,7 @@ func (s *Server) precheck(w http.ResponseWriter, r *http.Request, toolsCall bool
 
 // checkParams decodes params into the SDK's types: a wrong type is -32602
 // on a named field rather than the SDK's decoding error.
-func checkParams(method string, params json.RawMessage) error {
-	if len(params) == 0 || string(params) == "null" {
-		return nil
-	}
+func (s *Server) checkParams(method string, params json.RawMessage) error {
 	var dst any
 	field := "params"
 	switch method {
@@ -208,8 +185,8 @@ func checkParams(method string, params json.RawMessage) error {
 	switch p := dst.(type) {
 	case *sdk.CallToolParamsRaw:
 		if p.Name == "" {
-			return fieldError("name", "params.name must name a tool")
-		} else if toolByName(p.Name) == nil {
+			return app.FieldError("name", "params.name must name a tool")
+		} else if s.tools[p.Name] == nil {
 			return methodNotFound("tool " + p.Name)
 		}
 	case *sdk.GetPromptParams:

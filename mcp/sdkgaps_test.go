@@ -10,8 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/brandpack/brandpack/mcp"
 )
 
 // TestSDKGapsStillThere pins the go-sdk behaviour that sdkgaps.go works
@@ -49,14 +47,14 @@ func TestSDKGapsStillThere(t *testing.T) {
 		}
 	}
 
-	// An unknown tool: the SDK says -32602, the spec -32601 (errorMiddleware).
+	// An unknown tool: the SDK says -32602, the spec -32601 (checkParams).
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
 	sid := post(t, ts.URL, "", init).header.Get("Mcp-Session-Id")
 	hdr := []string{"Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-06-18"}
 	bare(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr...)
 	_, _, body := bare(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope"}}`, hdr...)
 	var r struct{ Error *jsonrpc.Error }
-	if err := json.Unmarshal([]byte(body), &r); err != nil || r.Error == nil || r.Error.Code != mcp.CodeInvalidParams {
-		t.Errorf("unknown tool: the SDK now answers %s; revisit errorMiddleware", body)
+	if err := json.Unmarshal([]byte(body), &r); err != nil || r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("unknown tool: the SDK now answers %s; revisit checkParams", body)
 	}
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,19 +16,11 @@ import (
 
 // Tool arguments. The input schemas clients see are inferred from these
 // types (schemaFor); a field without omitempty is required.
-type packArgs struct {
-	Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
-	Format string `json:"format,omitempty" jsonschema:"Optional: dtcg (W3C design tokens JSON), css (:root custom properties) or tailwind (Tailwind v4 @theme CSS). The export is the text content; the structured content stays the pack. Omitted or json: the pack only."`
-}
-
-// exported is a tool output whose text content is an export of it (a pack
-// as design tokens) rather than its JSON.
-type exported struct {
-	out  any
-	text string
-}
-
 type (
+	packArgs struct {
+		Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
+		Format string `json:"format,omitempty" jsonschema:"Optional: dtcg (W3C design tokens JSON), css (:root custom properties) or tailwind (Tailwind v4 @theme CSS). The export is the text content; the structured content stays the pack. Omitted or json: the pack only."`
+	}
 	analyzeArgs struct {
 		URL string `json:"url" jsonschema:"An absolute http(s) URL."`
 	}
@@ -39,35 +32,89 @@ type (
 	}
 )
 
-// tool is one MCP tool: its definition and a handler that runs as a user.
-type tool struct {
-	def *sdk.Tool
-	run func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error)
-}
-
-// newTool defines a tool whose input and output schemas are those of In and Out.
-func newTool[In, Out any](name, title, description string,
-	run func(ctx context.Context, s *Server, u *app.User, in In) (Out, error)) *tool {
-	in := strictSchema[In]()
-	return &tool{
-		def: &sdk.Tool{Name: name, Title: title, Description: description,
-			InputSchema: in, OutputSchema: schemaFor[Out]()},
-		run: func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
-			v, err := decodeArgs[In](in, args)
-			if err != nil {
-				return nil, err
+func (s *Server) addTools() {
+	addTool(s, &sdk.Tool{Name: "get_brand_pack", Title: "Get brand pack",
+		Description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
+			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota. " +
+			"With format (dtcg, css or tailwind) the text content is the pack as design tokens."},
+		func(ctx context.Context, u *app.User, a packArgs) (*app.Pack, string, error) {
+			if a.Format == "" {
+				p, err := s.svc.GetPack(ctx, u, a.Domain)
+				return p, "", err
 			}
-			return run(ctx, s, u, v)
-		},
-	}
+			x, err := s.svc.GetPackExport(ctx, u, a.Domain, a.Format)
+			if err != nil {
+				return nil, "", err
+			}
+			return x.Pack, string(x.Body), nil
+		})
+	addTool(s, &sdk.Tool{Name: "analyze_url", Title: "Analyse a URL",
+		Description: "Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts " +
+			"toward the monthly quota unless the domain's pack is cached."},
+		func(ctx context.Context, u *app.User, a analyzeArgs) (*app.JobBody, string, error) {
+			return s.jobBody(s.svc.Analyze(ctx, u, a.URL))
+		})
+	addTool(s, &sdk.Tool{Name: "get_analysis", Title: "Get an analysis",
+		Description: "Return an analysis job by job_id: its status and, once succeeded, the brand pack."},
+		func(ctx context.Context, u *app.User, a jobArgs) (*app.JobBody, string, error) {
+			return s.jobBody(s.svc.Job(ctx, u, a.JobID))
+		})
+	addTool(s, &sdk.Tool{Name: "get_brand_packs", Title: "Get many brand packs",
+		Description: "Return the brand packs of 1 to 100 domains at once: cached packs (< 24 h) at once and free; " +
+			"for every other domain an analysis job is queued (poll it with get_analysis), each counting " +
+			"toward the monthly quota. If they do not all fit, nothing is queued (error -32001, data.would_fit)."},
+		func(ctx context.Context, u *app.User, a batchArgs) (*app.BatchBody, string, error) {
+			b, err := s.svc.Batch(ctx, u, a.Domains)
+			return b, "", err
+		})
 }
 
-// strictSchema is schemaFor of a tool's arguments, closed: an argument the
-// tool does not list is -32602.
-func strictSchema[T any]() *jsonschema.Schema {
-	s := schemaFor[T]()
-	s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
-	return s
+// jobBody is the public form of a job the service returned.
+func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, string, error) {
+	if err != nil {
+		return nil, "", err
+	}
+	b := s.svc.JobBody(j)
+	return &b, "", nil
+}
+
+// addTool adds a tool, its schemas inferred from In and Out, run as the
+// grant's user: Out is the structured content, and its JSON the text content
+// unless run returns a text (an export).
+func addTool[In, Out any](s *Server, t *sdk.Tool, run func(context.Context, *app.User, In) (Out, string, error)) {
+	in := schemaFor[In]()
+	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}} // strict: an unlisted argument is -32602
+	t.InputSchema, t.OutputSchema = in, schemaFor[Out]()
+	s.tools[t.Name] = t
+	s.sdk.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args, err := decodeArgs[In](in, req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		u, err := s.user(ctx, req.Extra)
+		if err != nil {
+			return nil, err
+		}
+		out, text, err := run(ctx, u, args)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: cmp.Or(text, string(b))}},
+			StructuredContent: json.RawMessage(b)}, nil
+	})
+}
+
+// user is the grant's user, its plan read now.
+func (s *Server) user(ctx context.Context, extra *sdk.RequestExtra) (*app.User, error) {
+	g := grantOf(extra)
+	if g == nil {
+		return nil, app.Errorf(app.EREVOKED, "No valid grant on this request.")
+	}
+	return s.svc.UserByID(ctx, g.UserID)
 }
 
 // schemaFor infers T's JSON Schema as the SDK does (jsonschema.For), with the
@@ -102,14 +149,12 @@ func schemaFor[T any]() *jsonschema.Schema {
 func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, error) {
 	var in In
 	m := map[string]json.RawMessage{}
-	if len(args) > 0 && string(args) != "null" {
-		if err := json.Unmarshal(args, &m); err != nil || m == nil {
-			return in, fieldError("arguments", "arguments must be an object")
-		}
+	if len(args) > 0 && string(args) != "null" && (json.Unmarshal(args, &m) != nil || m == nil) {
+		return in, app.FieldError("arguments", "arguments must be an object")
 	}
 	for name := range m {
 		if schema.Properties[name] == nil {
-			return in, fieldError(name, name+" is not an argument of this tool")
+			return in, app.FieldError(name, "%s is not an argument of this tool", name)
 		}
 	}
 	for _, name := range schema.Required {
@@ -117,9 +162,9 @@ func decodeArgs[In any](schema *jsonschema.Schema, args json.RawMessage) (In, er
 		raw, ok := m[name]
 		str := schema.Properties[name].Type == "string"
 		if ok && str && json.Unmarshal(raw, &v) != nil {
-			return in, fieldError(name, name+" must be a string")
+			return in, app.FieldError(name, "%s must be a string", name)
 		} else if !ok || str && strings.TrimSpace(v) == "" {
-			return in, fieldError(name, name+" is required")
+			return in, app.FieldError(name, "%s is required", name)
 		}
 	}
 	if err := json.Unmarshal(args, &in); err != nil {
@@ -134,105 +179,5 @@ func typeError(err error, field, schema string) error {
 	if errors.As(err, &te) && te.Field != "" {
 		field = te.Field
 	}
-	return fieldError(field, field+" does not have the type "+schema+" gives it")
-}
-
-var tools = []*tool{
-	packTool(),
-	newTool("analyze_url", "Analyse a URL",
-		"Queue an analysis of a page URL and return the job; poll it with get_analysis. Counts "+
-			"toward the monthly quota unless the domain's pack is cached.",
-		func(ctx context.Context, s *Server, u *app.User, a analyzeArgs) (*app.JobBody, error) {
-			return s.jobBody(s.svc.Analyze(ctx, u, a.URL))
-		}),
-	newTool("get_analysis", "Get an analysis",
-		"Return an analysis job by job_id: its status and, once succeeded, the brand pack.",
-		func(ctx context.Context, s *Server, u *app.User, a jobArgs) (*app.JobBody, error) {
-			return s.jobBody(s.svc.Job(ctx, u, a.JobID))
-		}),
-	newTool("get_brand_packs", "Get many brand packs",
-		"Return the brand packs of 1 to 100 domains at once: cached packs (< 24 h) at once and free; "+
-			"for every other domain an analysis job is queued (poll it with get_analysis), each counting "+
-			"toward the monthly quota. If they do not all fit, nothing is queued (error -32001, data.would_fit).",
-		func(ctx context.Context, s *Server, u *app.User, a batchArgs) (*app.BatchBody, error) {
-			return s.svc.Batch(ctx, u, a.Domains)
-		}),
-}
-
-// jobBody is the public form of a job the service returned.
-func (s *Server) jobBody(j *app.Job, err error) (*app.JobBody, error) {
-	if err != nil {
-		return nil, err
-	}
-	b := s.svc.JobBody(j)
-	return &b, nil
-}
-
-// packTool is get_brand_pack: its output schema is the pack's; with a
-// format, the text content carries the export (same cache and quota).
-func packTool() *tool {
-	in := strictSchema[packArgs]()
-	t := &tool{def: &sdk.Tool{Name: "get_brand_pack", Title: "Get brand pack",
-		Description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
-			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota. " +
-			"With format (dtcg, css or tailwind) the text content is the pack as design tokens.",
-		InputSchema: in, OutputSchema: schemaFor[*app.Pack]()}}
-	t.run = func(ctx context.Context, s *Server, u *app.User, args json.RawMessage) (any, error) {
-		a, err := decodeArgs[packArgs](in, args)
-		if err != nil {
-			return nil, err
-		}
-		if a.Format == "" {
-			return s.svc.GetPack(ctx, u, a.Domain)
-		}
-		x, err := s.svc.GetPackExport(ctx, u, a.Domain, a.Format)
-		if err != nil {
-			return nil, err
-		}
-		return exported{out: x.Pack, text: string(x.Body)}, nil
-	}
-	return t
-}
-
-func toolByName(name string) *tool {
-	for _, t := range tools {
-		if t.def.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-// call runs a tool as the grant's user (plan read now) and, once it
-// succeeded, counts the call on the connection ("calls this month"). It
-// returns the tool's output as JSON and its text content (the JSON, or an
-// export).
-func (s *Server) call(ctx context.Context, extra *sdk.RequestExtra, name string, args json.RawMessage) (json.RawMessage, string, error) {
-	g := grantOf(extra)
-	if g == nil {
-		return nil, "", app.Errorf(app.EREVOKED, "No valid grant on this request.")
-	}
-	u, err := s.svc.UserByID(ctx, g.UserID)
-	if err != nil {
-		return nil, "", err
-	}
-	out, err := toolByName(name).run(ctx, s, u, args)
-	if err != nil {
-		return nil, "", err
-	}
-	text := ""
-	if x, ok := out.(exported); ok {
-		out, text = x.out, x.text
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, "", err
-	}
-	if text == "" {
-		text = string(b)
-	}
-	if err := s.tokens.RecordCall(ctx, g.ConnectionID); err != nil {
-		s.log.Warn("mcp: record call", "connection", g.ConnectionID, "err", err)
-	}
-	return b, text, nil
+	return app.FieldError(field, "%s does not have the type %s gives it", field, schema)
 }

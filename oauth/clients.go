@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -40,7 +39,7 @@ func validRedirectURI(raw string) error {
 			return oerr(errInvalidClient, "An https redirect URI needs a host.")
 		}
 	case "http":
-		if !isLoopback(u.Hostname()) {
+		if !app.IsLoopback(u.Hostname()) {
 			return oerr(errInvalidClient, "http redirect URIs must use a loopback host (127.0.0.1, [::1] or localhost); use https otherwise.")
 		}
 	case "javascript", "data", "file", "vbscript":
@@ -51,14 +50,6 @@ func validRedirectURI(raw string) error {
 		}
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // matchRedirectURI returns the registered redirect URI that the requested
@@ -122,7 +113,7 @@ func withoutLoopbackPort(raw string) (string, bool) {
 			}
 		}
 	}
-	if !isLoopback(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")) {
+	if !app.IsLoopback(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")) {
 		return "", false
 	}
 	return prefix + host + tail, true

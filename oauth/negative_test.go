@@ -121,8 +121,6 @@ func TestAuthorizeErrors(t *testing.T) {
 		!strings.Contains(r.Body, `<code id="error">redirect_uri_mismatch</code>`) {
 		t.Errorf("consent with fragment: %d %q", r.Status, r.Header.Get("Location"))
 	}
-	q := authParams(conf, v)
-
 	// Redirected errors, with state and iss.
 	for name, tc := range map[string]struct {
 		edit func(url.Values)
@@ -146,7 +144,7 @@ func TestAuthorizeErrors(t *testing.T) {
 		}
 	}
 	// Missing state: an error without state.
-	q = authParams(conf, v)
+	q := authParams(conf, v)
 	q.Del("state")
 	r := e.Do("GET", e.URL+"/authorize?"+q.Encode(), nil, e.User)
 	if loc, _ := url.Parse(r.Header.Get("Location")); r.Status != http.StatusFound || loc.Query().Get("error") != "invalid_request" {

@@ -159,9 +159,6 @@ func New(cfg Config) *Server {
 // Issuer is the authorization server's issuer identifier (the public URL).
 func (s *Server) Issuer() string { return s.issuer }
 
-// MCPURL is the resource every token is bound to.
-func (s *Server) MCPURL() string { return s.mcpURL }
-
 // Now is the server clock in UTC.
 func (s *Server) Now() time.Time { return s.now().UTC() }
 
