@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
@@ -117,4 +118,10 @@ func BenchmarkJudge(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
+// asset bytes, so logos are compared by source path only.
+func ScoreJudged(p app.Pack, exp *Expected) []Check {
+	return score(&app.Extraction{Pack: p}, exp, "", true)
 }

