@@ -63,8 +63,22 @@ func agree(t *testing.T, path string, got *jsonschema.Schema, want map[string]an
 		t.Errorf("%s: missing in the tool schema", path)
 		return
 	}
-	if wt, _ := want["type"].(string); wt != "" && got.Type != wt {
-		t.Errorf("%s: type %q (types %v), OpenAPI says %q", path, got.Type, got.Types, wt)
+	// Types compared as sets: "string" or ["string", "null"].
+	var wt []string
+	switch v := want["type"].(type) {
+	case string:
+		wt = []string{v}
+	case []any:
+		for _, e := range v {
+			wt = append(wt, e.(string))
+		}
+	}
+	gt := got.Types
+	if got.Type != "" {
+		gt = []string{got.Type}
+	}
+	if len(wt) > 0 && !slices.Equal(sorted(gt), sorted(wt)) {
+		t.Errorf("%s: type %v, OpenAPI says %v", path, gt, wt)
 	}
 	var req []string
 	for _, r := range asSlice(want["required"]) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -118,28 +119,28 @@ func (s *Server) user(ctx context.Context, extra *sdk.RequestExtra) (*app.User, 
 }
 
 // schemaFor infers T's JSON Schema as the SDK does (jsonschema.For), with the
-// pack contract's two rules (app/web/openapi.json): arrays are arrays, never
-// null, and objects may gain fields in minor versions.
+// pack contract's rules (app/web/openapi.json): arrays are never null, only a
+// required pointer (a job's started_at) may be null, objects may gain fields.
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic("mcp: schema of " + reflect.TypeFor[T]().String() + ": " + err.Error())
 	}
-	var open func(*jsonschema.Schema)
-	open = func(s *jsonschema.Schema) {
+	var open func(s *jsonschema.Schema, required bool)
+	open = func(s *jsonschema.Schema, required bool) {
 		if s == nil {
 			return
 		}
 		s.AdditionalProperties = nil
-		if len(s.Types) == 2 && s.Types[0] == "null" {
+		if len(s.Types) == 2 && s.Types[0] == "null" && (!required || s.Types[1] == "array") {
 			s.Type, s.Types = s.Types[1], nil
 		}
-		for _, p := range s.Properties {
-			open(p)
+		for name, p := range s.Properties {
+			open(p, slices.Contains(s.Required, name))
 		}
-		open(s.Items)
+		open(s.Items, false)
 	}
-	open(s)
+	open(s, false)
 	return s
 }
 
