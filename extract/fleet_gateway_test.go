@@ -127,10 +127,9 @@ func (s *wsSite) upgrade(w http.ResponseWriter, r *http.Request) {
 // (the address the gateway advertises), recording the Proxy-Authorization
 // values that cross it — what an observer of the fleet network sees.
 type credSniffer struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	seen   []byte
+	ln   net.Listener
+	mu   sync.Mutex
+	seen []byte
 }
 
 func newCredSniffer(t *testing.T) *credSniffer {
