@@ -82,11 +82,23 @@ FUZZ_TARGETS := \
 	FuzzSignalsJSON:./extract/judge
 FUZZTIME ?= 5s
 
+#
+# Go 1.26's fuzz coordinator can fail a target with a bare "context deadline
+# exceeded" when -fuzztime runs out while a worker is mid-call on a loaded
+# machine (golang/go#75804, fixed in Go 1.27). A real finding always writes
+# its input ("Failing input written to"): a failure without one, whose only
+# complaint is that deadline, is run once more and then reported as the
+# known flake; any other failure fails.
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t%%:*} ($${t#*:}, $(FUZZTIME))"; \
-		out=$$($(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" 2>&1) || \
-			{ echo "$$out"; exit 1; }; \
+		for try in 1 2; do \
+			if out=$$($(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" 2>&1); then break; fi; \
+			case "$$out" in *"Failing input written"*|*panic*) echo "$$out"; exit 1;; esac; \
+			if ! echo "$$out" | grep -q '^    context deadline exceeded$$' || \
+				[ "$$(echo "$$out" | grep -c '^    ')" != 1 ]; then echo "$$out"; exit 1; fi; \
+			echo "  fuzz-time deadline flake (golang/go#75804), no failing input: $$( [ $$try = 1 ] && echo 'running it again' || echo 'accepted')"; \
+		done; \
 		case "$$out" in *"no fuzz tests"*) echo "$$out"; exit 1;; esac; \
 	done
 
