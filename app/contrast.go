@@ -84,7 +84,7 @@ func ContrastOf(c, bg string, palette []string) *Contrast {
 
 // PackContrast measures the pack's primary, secondary, accent and text
 // colours against its background.
-func PackContrast(c Colors) *ContrastSet {
+func PackContrast(c ColorRoles) *ContrastSet {
 	return &ContrastSet{
 		Primary:   ContrastOf(c.Primary, c.Background, c.Palette),
 		Secondary: ContrastOf(c.Secondary, c.Background, c.Palette),

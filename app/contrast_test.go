@@ -46,7 +46,7 @@ func TestContrastOfVerdictsAndOnColour(t *testing.T) {
 	if ContrastOf("#GGGGGG", "#FFFFFF", nil) != nil {
 		t.Error("invalid colour must give nil")
 	}
-	set := PackContrast(Colors{Primary: "#102040", Secondary: "#767676", Accent: "#FFF3B0", Text: "#111111", Background: "#FFFFFF"})
+	set := PackContrast(ColorRoles{Primary: "#102040", Secondary: "#767676", Accent: "#FFF3B0", Text: "#111111", Background: "#FFFFFF"})
 	if set.Primary == nil || set.Secondary == nil || set.Accent == nil || set.Text == nil || set.Accent.AALarge {
 		t.Errorf("set %+v", set)
 	}

@@ -91,7 +91,7 @@ type tokenColor struct{ name, hex string }
 
 // roleColors are the pack's colours in export order: roles, then the
 // palette as palette-1…n.
-func roleColors(c Colors) (roles, palette []tokenColor) {
+func roleColors(c ColorRoles) (roles, palette []tokenColor) {
 	for _, r := range []tokenColor{{"primary", c.Primary}, {"secondary", c.Secondary}, {"accent", c.Accent},
 		{"background", c.Background}, {"text", c.Text}} {
 		if validHexColor(r.hex) {
@@ -107,7 +107,7 @@ func roleColors(c Colors) (roles, palette []tokenColor) {
 }
 
 // onColors are the best text colours on the brand roles (from contrast).
-func onColors(c Colors) []tokenColor {
+func onColors(c ColorRoles) []tokenColor {
 	if c.Contrast == nil {
 		return nil
 	}
@@ -211,14 +211,14 @@ func CSSTokens(p *Pack) []byte {
 
 // writeVars writes the colour and font custom properties of a pack.
 func writeVars(b *bytes.Buffer, p *Pack, colorPrefix, fontPrefix string) {
-	writeColorVars(b, p.Colors, colorPrefix, "  ")
+	writeColorVars(b, p.Colors.ColorRoles, colorPrefix, "  ")
 	for _, f := range fontRoles(p.Fonts) {
 		fmt.Fprintf(b, "  %s%s: %s;\n", fontPrefix, cssIdent(f.Role), cssStack(f))
 	}
 }
 
 // writeColorVars writes one scheme's colour custom properties.
-func writeColorVars(b *bytes.Buffer, c Colors, prefix, indent string) {
+func writeColorVars(b *bytes.Buffer, c ColorRoles, prefix, indent string) {
 	roles, palette := roleColors(c)
 	for _, list := range [][]tokenColor{roles, palette, onColors(c)} {
 		for _, tc := range list {
@@ -238,7 +238,7 @@ func writeDarkVars(b *bytes.Buffer, d *DarkColors, prefix string) {
 	if d == nil {
 		return
 	}
-	c := d.Roles()
+	c := d.ColorRoles
 	b.WriteString("@media (prefers-color-scheme: dark) {\n  :root {\n")
 	writeColorVars(b, c, prefix, "    ")
 	b.WriteString("  }\n}\n")

@@ -9,9 +9,9 @@ import (
 // darkExportPack is exportPack with a dark palette toggled by html.dark.
 func darkExportPack() *Pack {
 	p := exportPack()
-	p.Colors.Dark = &DarkColors{Primary: "#5FD1B0", Secondary: "#F2C078", Accent: "#F2C078", Background: "#101614", Text: "#E6EFEA",
-		Palette: []string{"#5FD1B0", "#F2C078"}, Source: "class", Selector: "html.dark"}
-	p.Colors.Dark.Contrast = PackContrast(p.Colors.Dark.Roles())
+	p.Colors.Dark = &DarkColors{ColorRoles: ColorRoles{Primary: "#5FD1B0", Secondary: "#F2C078", Accent: "#F2C078", Background: "#101614", Text: "#E6EFEA",
+		Palette: []string{"#5FD1B0", "#F2C078"}}, Source: "class", Selector: "html.dark"}
+	p.Colors.Dark.Contrast = PackContrast(p.Colors.Dark.ColorRoles)
 	return p
 }
 

@@ -15,12 +15,12 @@ import (
 
 func exportPack() *Pack {
 	p := &Pack{Brand: "Fernhill", Domain: "fernhill.test",
-		Colors: Colors{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#C0392B", Background: "#FFFDF8", Text: "#23201C",
-			Palette: []string{"#1F6F5C", "#E8A33D", "#C0392B"}},
+		Colors: Colors{ColorRoles: ColorRoles{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#C0392B", Background: "#FFFDF8", Text: "#23201C",
+			Palette: []string{"#1F6F5C", "#E8A33D", "#C0392B"}}},
 		// A hostile family name must not break out of its declaration.
 		Fonts: []Font{{Family: `Evil"; } body { x: y; } :root { --z: "`, Role: "primary"}, {Family: "Georgia", Role: "secondary", Fallbacks: []string{"Times New Roman", "Serif"}}},
 	}
-	p.Colors.Contrast = PackContrast(p.Colors)
+	p.Colors.Contrast = PackContrast(p.Colors.ColorRoles)
 	p.Colors.Evidence = &ColorEvidenceSet{Primary: &ColorEvidence{Source: "button", Sources: []string{"button"}, Confidence: 0.8}}
 	return p
 }

@@ -64,8 +64,9 @@ type Link struct {
 	URL      string `json:"url"`
 }
 
-// Colors holds #RRGGBB colours.
-type Colors struct {
+// ColorRoles are one colour scheme's #RRGGBB roles, with the evidence for
+// each and their contrast against the background.
+type ColorRoles struct {
 	Primary    string   `json:"primary"`
 	Secondary  string   `json:"secondary"`
 	Accent     string   `json:"accent"`
@@ -76,7 +77,12 @@ type Colors struct {
 	// the judge is; Contrast measures the roles against the background.
 	Evidence *ColorEvidenceSet `json:"evidence,omitempty"`
 	Contrast *ContrastSet      `json:"contrast,omitempty"`
-	// Dark is the site's dark palette, when it defines one.
+}
+
+// Colors is the pack's palette: the light (default) scheme's roles and,
+// when the site defines one, its dark scheme.
+type Colors struct {
+	ColorRoles
 	Dark *DarkColors `json:"dark,omitempty"`
 }
 
@@ -88,23 +94,9 @@ type Colors struct {
 // html[data-theme="dark"]), or theme-color (only a dark theme-color meta:
 // the background is that colour, the brand colours are the light ones).
 type DarkColors struct {
-	Primary    string            `json:"primary"`
-	Secondary  string            `json:"secondary"`
-	Accent     string            `json:"accent"`
-	Background string            `json:"background"`
-	Text       string            `json:"text"`
-	Palette    []string          `json:"palette"`
-	Evidence   *ColorEvidenceSet `json:"evidence,omitempty"`
-	Contrast   *ContrastSet      `json:"contrast,omitempty"`
-	Source     string            `json:"source"`
-	Selector   string            `json:"selector,omitempty"`
-}
-
-// Roles is the dark palette as a Colors value (without a dark set of its
-// own), so contrast and exports treat both schemes alike.
-func (d *DarkColors) Roles() Colors {
-	return Colors{Primary: d.Primary, Secondary: d.Secondary, Accent: d.Accent, Background: d.Background,
-		Text: d.Text, Palette: d.Palette, Evidence: d.Evidence, Contrast: d.Contrast}
+	ColorRoles
+	Source   string `json:"source"`
+	Selector string `json:"selector,omitempty"`
 }
 
 // ColorEvidence is where one role's colour came from. Source is the

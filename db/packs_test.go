@@ -15,8 +15,8 @@ func testPack(domain string) *app.Pack {
 	return &app.Pack{
 		Brand:  "Example",
 		Domain: domain,
-		Colors: app.Colors{Primary: "#112233", Secondary: "#445566", Accent: "#778899",
-			Background: "#FFFFFF", Text: "#000000", Palette: []string{"#112233", "#445566"}},
+		Colors: app.Colors{ColorRoles: app.ColorRoles{Primary: "#112233", Secondary: "#445566", Accent: "#778899",
+			Background: "#FFFFFF", Text: "#000000", Palette: []string{"#112233", "#445566"}}},
 		Fonts: []app.Font{{Family: "Inter", Role: "primary", Weights: []int{400, 700}, Origin: "google"}},
 		Logos: []app.Logo{{URL: "logo.svg", Role: "primary", Variants: []string{"light"},
 			SourceURL: "https://" + domain + "/logo.svg", Format: "svg", Width: 100, Height: 40}},

@@ -43,7 +43,7 @@ func newEnv(t *testing.T) *env {
 	svc := app.NewService(app.Config{Store: e.DB, Extractor: failingExtractor{}, Now: e.Clock.Now, BaseURL: e.URL})
 	mcp.New(mcp.Config{Service: svc, Tokens: e.OAuth, PublicURL: e.URL, Version: "test"}).Register(e.Mux)
 	pack := &app.Pack{Brand: "Orchard Lantern", Domain: "orchard.example",
-		Colors:   app.Colors{Primary: "#1F6F5C", Secondary: "#23201C", Accent: "#E8A33D", Background: "#FFFDF8", Text: "#23201C"},
+		Colors:   app.Colors{ColorRoles: app.ColorRoles{Primary: "#1F6F5C", Secondary: "#23201C", Accent: "#E8A33D", Background: "#FFFDF8", Text: "#23201C"}},
 		Fonts:    []app.Font{{Family: "Fernhill Sans", Role: "primary"}},
 		Voice:    app.Voice{Tone: "warm", Archetype: "caregiver", Descriptors: []string{"honest"}},
 		Metadata: app.PackMetadata{ExtractedAt: e.Clock.Now()}}

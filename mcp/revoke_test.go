@@ -35,7 +35,7 @@ func newRevokeEnv(t *testing.T, check time.Duration) *revokeEnv {
 	s.Register(e.Mux)
 	t.Cleanup(s.CloseSessions)
 	pack := &app.Pack{Brand: "Orchard Lantern", Domain: "orchard.example",
-		Colors:   app.Colors{Primary: "#1F6F5C", Secondary: "#23201C", Accent: "#E8A33D", Background: "#FFFDF8", Text: "#23201C"},
+		Colors:   app.Colors{ColorRoles: app.ColorRoles{Primary: "#1F6F5C", Secondary: "#23201C", Accent: "#E8A33D", Background: "#FFFDF8", Text: "#23201C"}},
 		Metadata: app.PackMetadata{ExtractedAt: e.Clock.Now()}}
 	if err := e.DB.SavePack(context.Background(), pack, nil); err != nil {
 		t.Fatal(err)

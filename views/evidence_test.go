@@ -19,7 +19,7 @@ func TestPackPageEvidenceAndContrast(t *testing.T) {
 		Primary:    &app.ColorEvidence{Source: "css-var", Property: "--site-brand", Sources: []string{"css-var", "button"}, Confidence: 0.82},
 		Background: &app.ColorEvidence{Source: "body", Sources: []string{"body"}, Confidence: 0.9},
 	}
-	pk.Colors.Contrast = app.PackContrast(pk.Colors)
+	pk.Colors.Contrast = app.PackContrast(pk.Colors.ColorRoles)
 	d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true}))
 	row := d.Find(`[data-testid="color-evidence"] tr[data-role="primary"]`)
 	if row.Length() != 1 {
@@ -77,8 +77,8 @@ func TestPackPageDarkPalette(t *testing.T) {
 	if d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true})); d.Find(`[data-testid="dark-palette"]`).Length() != 0 {
 		t.Fatal("dark palette shown for a pack without one")
 	}
-	pk.Colors.Dark = &app.DarkColors{Primary: "#5FD1B0", Secondary: "#F2C078", Accent: "#F2C078", Background: "#101614", Text: "#E6EFEA",
-		Palette: []string{"#5FD1B0", "#F2C078", "#8899AA"}, Source: "class", Selector: "html.dark"}
+	pk.Colors.Dark = &app.DarkColors{ColorRoles: app.ColorRoles{Primary: "#5FD1B0", Secondary: "#F2C078", Accent: "#F2C078", Background: "#101614", Text: "#E6EFEA",
+		Palette: []string{"#5FD1B0", "#F2C078", "#8899AA"}}, Source: "class", Selector: "html.dark"}
 	d := render(t, PackPage(p, PackData{Pack: pk, Fresh: true}))
 	dk := d.Find(`[data-testid="dark-palette"]`)
 	if dk.Length() != 1 || !strings.Contains(dk.Find("h3").Text(), "html.dark") {

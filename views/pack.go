@@ -19,7 +19,7 @@ type Swatch struct {
 }
 
 // Swatches lists the named colours, then palette colours not already shown.
-func Swatches(c app.Colors) []Swatch {
+func Swatches(c app.ColorRoles) []Swatch {
 	var out []Swatch
 	seen := map[string]bool{}
 	add := func(role, hex string) {

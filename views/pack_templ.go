@@ -245,7 +245,7 @@ func PackPage(p Page, d PackData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = swatchList(d.Pack.Colors).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = swatchList(d.Pack.Colors.ColorRoles).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -554,7 +554,7 @@ func PackPage(p Page, d PackData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = swatchList(dk.Roles()).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = swatchList(dk.ColorRoles).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1251,7 +1251,7 @@ func PackPage(p Page, d PackData) templ.Component {
 }
 
 // swatchList shows a palette's named colours, then the rest of it.
-func swatchList(c app.Colors) templ.Component {
+func swatchList(c app.ColorRoles) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

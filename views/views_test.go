@@ -32,8 +32,8 @@ var ts = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 func testPack() *app.Pack {
 	return &app.Pack{
 		Brand: "Orchard Lantern", Domain: "orchard-lantern.test",
-		Colors: app.Colors{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#E8A33D", Background: "#FFFDF8",
-			Text: "#23201C", Palette: []string{"#1F6F5C", "#0A0B0C", "red;}body{x"}},
+		Colors: app.Colors{ColorRoles: app.ColorRoles{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#E8A33D", Background: "#FFFDF8",
+			Text: "#23201C", Palette: []string{"#1F6F5C", "#0A0B0C", "red;}body{x"}}},
 		Fonts: []app.Font{{Family: "Fernhill Sans", Role: "primary", Origin: "self-hosted"},
 			{Family: `Evil"};x{`, Role: "secondary"}},
 		Logos: []app.Logo{{URL: "http://localhost:8080/api/v1/assets/logos/orchard-lantern.test/logo-1.svg",

@@ -23,7 +23,7 @@ import (
 type fixedExtractor struct{}
 
 func (fixedExtractor) Extract(ctx context.Context, domain, target string) (*app.Extraction, error) {
-	return &app.Extraction{Pack: app.Pack{Brand: "Metric Test", Colors: app.Colors{Primary: "#112233"}}}, nil
+	return &app.Extraction{Pack: app.Pack{Brand: "Metric Test", Colors: app.Colors{ColorRoles: app.ColorRoles{Primary: "#112233"}}}}, nil
 }
 
 // fakeBrowsers is a small fake of what the metrics read of the extractor.

@@ -114,8 +114,8 @@ func cachedPackServer(b *testing.B) (url, key string) {
 
 func benchPack() *app.Pack {
 	return &app.Pack{Brand: "Orchard Lantern", Domain: "orchard-lantern.test",
-		Colors: app.Colors{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#C0392B", Background: "#FFFDF8",
-			Text: "#23201C", Palette: []string{"#1F6F5C", "#E8A33D", "#C0392B"}},
+		Colors: app.Colors{ColorRoles: app.ColorRoles{Primary: "#1F6F5C", Secondary: "#E8A33D", Accent: "#C0392B", Background: "#FFFDF8",
+			Text: "#23201C", Palette: []string{"#1F6F5C", "#E8A33D", "#C0392B"}}},
 		Fonts:    []app.Font{{Family: "Fernhill Sans", Role: "primary"}, {Family: "Georgia", Role: "secondary"}},
 		Logos:    []app.Logo{{URL: "logo-abc.svg", Role: "wordmark", Variants: []string{"transparent"}}},
 		Voice:    app.Voice{Tone: "warm", Archetype: "Creator", Descriptors: []string{"warm", "crafted", "honest"}},

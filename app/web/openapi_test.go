@@ -381,10 +381,11 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 			}
 		}
 		seen := map[string]bool{}
-		for i := range typ.NumField() {
-			f := typ.Field(i)
+		// Fields as encoding/json sees them: an untagged embedded struct's
+		// fields are promoted into the object.
+		for _, f := range reflect.VisibleFields(typ) {
 			tag := f.Tag.Get("json")
-			if !f.IsExported() || tag == "-" {
+			if !f.IsExported() || tag == "-" || (f.Anonymous && tag == "") {
 				continue
 			}
 			jname, opts, _ := strings.Cut(tag, ",")
@@ -824,8 +825,8 @@ func (oaExtractor) Extract(_ context.Context, domain, target string) (*app.Extra
 	return &app.Extraction{
 		Pack: app.Pack{
 			Brand: "Quirewell Bindery",
-			Colors: app.Colors{Primary: "#B4532A", Secondary: "#2F4B3C", Accent: "#E0B04A",
-				Background: "#FBF6EE", Text: "#2A211C", Palette: []string{"#B4532A", "#2F4B3C"}},
+			Colors: app.Colors{ColorRoles: app.ColorRoles{Primary: "#B4532A", Secondary: "#2F4B3C", Accent: "#E0B04A",
+				Background: "#FBF6EE", Text: "#2A211C", Palette: []string{"#B4532A", "#2F4B3C"}}},
 			Fonts: []app.Font{{Family: "Brightwell Sans", Role: "primary", Weights: []int{400, 600}, Origin: "self-hosted"},
 				{Family: "Georgia", Role: "secondary"}},
 			Logos: []app.Logo{{URL: "wordmark-5f3a9c21.svg", Role: "wordmark", Variants: []string{"light"},

@@ -329,7 +329,7 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 }
 
 // chooseColors assembles app.Colors; every field is set.
-func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors {
+func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.ColorRoles {
 	p := newPalette(sig)
 	p.observe(sig)
 	if man != nil {
@@ -377,7 +377,7 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.Colors
 	}
 	brand, neutral := p.rank()
 
-	out := app.Colors{Background: p.bg.Hex(), Text: p.text.Hex(), Palette: []string{}}
+	out := app.ColorRoles{Background: p.bg.Hex(), Text: p.text.Hex(), Palette: []string{}}
 	var picked []*colorEv
 	distinct := func(e *colorEv) bool {
 		for _, q := range picked {

@@ -24,7 +24,7 @@ const minDarkShift = 10
 //     the most legible of black and white on it, and the light brand colours
 //     (evidence fallback);
 //   - otherwise none.
-func chooseDark(sig *Signals, light app.Colors) *app.DarkColors {
+func chooseDark(sig *Signals, light app.ColorRoles) *app.DarkColors {
 	lightBG, _ := colour.ParseColor(light.Background)
 	if d := sig.Dark; d != nil {
 		ds := *sig
@@ -50,7 +50,7 @@ func chooseDark(sig *Signals, light app.Colors) *app.DarkColors {
 		if !ok || luminance(bg) > 0.18 || colour.DeltaE(bg, lightBG) < minDarkShift {
 			continue
 		}
-		c := app.Colors{Primary: light.Primary, Secondary: light.Secondary, Accent: light.Accent,
+		c := app.ColorRoles{Primary: light.Primary, Secondary: light.Secondary, Accent: light.Accent,
 			Background: bg.Hex(), Palette: light.Palette}
 		c.Text = "#FFFFFF"
 		if app.ContrastRatio("#000000", c.Background) > app.ContrastRatio("#FFFFFF", c.Background) {
@@ -77,11 +77,9 @@ func darkThemeColors(sig *Signals) []string {
 	return out
 }
 
-func darkOf(c app.Colors) *app.DarkColors {
-	d := &app.DarkColors{Primary: c.Primary, Secondary: c.Secondary, Accent: c.Accent, Background: c.Background,
-		Text: c.Text, Palette: c.Palette, Evidence: c.Evidence}
-	d.Contrast = app.PackContrast(d.Roles())
-	return d
+func darkOf(c app.ColorRoles) *app.DarkColors {
+	c.Contrast = app.PackContrast(c)
+	return &app.DarkColors{ColorRoles: c}
 }
 
 // darkSource says how the page switches to its dark scheme: media, or the

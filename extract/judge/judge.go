@@ -35,9 +35,9 @@ func Judge(sig *Signals) (app.Pack, error) {
 // JudgePlanned judges name, colours, fonts and voice once the logos are
 // chosen (their names and colours are evidence).
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
-	colors := chooseColors(sig, sig.Manifest, plan.fills)
-	colors.Contrast = app.PackContrast(colors)
-	colors.Dark = chooseDark(sig, colors)
+	colors := app.Colors{ColorRoles: chooseColors(sig, sig.Manifest, plan.fills)}
+	colors.Contrast = app.PackContrast(colors.ColorRoles)
+	colors.Dark = chooseDark(sig, colors.ColorRoles)
 	icons, images := chooseMedia(sig)
 	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
 	return app.Pack{

@@ -227,8 +227,8 @@ func chooseBrand(host string, sources []nameSource) string {
 }
 
 // brandCasing writes the chosen name the way the page writes it most often
-// (the title counts twice): "python" from an alt text becomes "Python" on a
-// page that says Python throughout, and stays "mpv" on one that says mpv.
+// (the title counts twice): "quokka" from an alt text becomes "Quokka" on a
+// page that says Quokka throughout, and stays "mpv" on one that says mpv.
 // All-capital forms are ignored (CSS text-transform shows in the text).
 func brandCasing(name, title, text string) string {
 	form := siteCasing(name, title, title, text)
