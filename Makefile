@@ -145,3 +145,12 @@ signals: chromium build real-packages
 
 clean:
 	rm -rf bin
+
+# Fit the judge's rankers and the voice classifier to the labelled data
+# (testdata/signals + testdata/corpus, testdata/voice) and write the small
+# data files the binary embeds; running it again reproduces them byte for
+# byte (docs/accuracy.md).
+.PHONY: train
+train:
+	$(GO) run ./scripts/trainjudge
+	$(GO) run ./scripts/trainvoice

@@ -22,6 +22,16 @@ type Pack struct {
 	// the page declares none that could be fetched).
 	Icons  []Icon  `json:"icons,omitempty"`
 	Images *Images `json:"images,omitempty"`
+
+	// The design system the page shows (app/design.go; each omitted when
+	// the page does not show it). ColorScheme is light or dark: the scheme
+	// the page shows by default.
+	Typography  *Typography `json:"typography,omitempty"`
+	Spacing     *Spacing    `json:"spacing,omitempty"`
+	Radii       []Radius    `json:"radii,omitempty"`
+	Shadows     []Shadow    `json:"shadows,omitempty"`
+	Components  *Components `json:"components,omitempty"`
+	ColorScheme string      `json:"color_scheme,omitempty"`
 }
 
 // Icon is one stored site icon: a favicon, apple-touch-icon, mask-icon
@@ -84,6 +94,8 @@ type ColorRoles struct {
 type Colors struct {
 	ColorRoles
 	Dark *DarkColors `json:"dark,omitempty"`
+	// Semantic: link and status colours the page uses (omitted when none).
+	Semantic *SemanticColors `json:"semantic,omitempty"`
 }
 
 // DarkColors is the palette a site shows in its dark scheme: the same
@@ -149,9 +161,12 @@ type Logo struct {
 
 // Voice describes the brand's written voice.
 type Voice struct {
-	Tone        string   `json:"tone"`
-	Archetype   string   `json:"archetype"`
-	Descriptors []string `json:"descriptors"`
+	Tone      string `json:"tone"`
+	Archetype string `json:"archetype"`
+	// ArchetypeConfidence (0–1) is the classifier's probability of
+	// Archetype: a firm reading is near 1, a guess near 1/12.
+	ArchetypeConfidence float64  `json:"archetype_confidence"`
+	Descriptors         []string `json:"descriptors"`
 }
 
 // PackMetadata describes the extraction behind a pack.
