@@ -112,18 +112,21 @@ func (d *DB) Job(ctx context.Context, id string) (*app.Job, error) {
 	return j, nil
 }
 
+// claimJobSQL is ClaimJob's statement (?1: now); TestQueriesUseIndexes
+// explains it.
+const claimJobSQL = `
+		UPDATE jobs SET status = 'running', started_at = ?1, attempts = attempts + 1, run_after = NULL
+		WHERE status = 'queued' AND id = (
+			SELECT id FROM jobs WHERE status = 'queued' AND (run_after IS NULL OR run_after <= ?1)
+			ORDER BY created_at, rowid LIMIT 1)
+		RETURNING ` + jobCols
+
 // ClaimJob moves the oldest queued job whose run_after (if any) is not
 // after at to running (started_at = at, attempts + 1) and returns it, or nil,
 // nil when none is due. It is one statement on the writer, so two workers
 // never claim the same job.
 func (d *DB) ClaimJob(ctx context.Context, at time.Time) (*app.Job, error) {
-	j, err := scanJob(d.writer.QueryRowContext(ctx, `
-		UPDATE jobs SET status = 'running', started_at = ?1, attempts = attempts + 1, run_after = NULL
-		WHERE status = 'queued' AND id = (
-			SELECT id FROM jobs WHERE status = 'queued' AND (run_after IS NULL OR run_after <= ?1)
-			ORDER BY created_at, rowid LIMIT 1)
-		RETURNING `+jobCols,
-		fmtTime(at)))
+	j, err := scanJob(d.writer.QueryRowContext(ctx, claimJobSQL, fmtTime(at)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {

@@ -43,11 +43,13 @@ func (d *DB) CreateKey(ctx context.Context, k *app.APIKey) error {
 	return nil
 }
 
+// keyByHashSQL is KeyByHash's query (the hash).
+const keyByHashSQL = `SELECT ` + keyCols + ` FROM api_keys WHERE hash = ?`
+
 // KeyByHash returns the key with the given hash, revoked or not (the caller
 // checks RevokedAt), or ENOTFOUND.
 func (d *DB) KeyByHash(ctx context.Context, hash string) (*app.APIKey, error) {
-	k, err := scanKey(d.reader.QueryRowContext(ctx,
-		`SELECT `+keyCols+` FROM api_keys WHERE hash = ?`, hash))
+	k, err := scanKey(d.reader.QueryRowContext(ctx, keyByHashSQL, hash))
 	return keyResult(k, err)
 }
 

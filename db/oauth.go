@@ -140,6 +140,12 @@ func (d *DB) SetCodeConnection(ctx context.Context, hash, connectionID string) e
 // SweepOAuth deletes them.
 const SweepGrace = time.Hour
 
+// SweepOAuth's statements (the cutoff); TestQueriesUseIndexes explains them.
+const (
+	sweepCodesSQL   = `DELETE FROM oauth_codes WHERE expires_at < ?`
+	sweepRefreshSQL = `DELETE FROM oauth_refresh_tokens WHERE expires_at < ?`
+)
+
 // SweepOAuth deletes authorization codes that expired more than SweepGrace
 // before now, and refresh tokens — used (rotated out or revoked) or not —
 // whose TTL ended more than SweepGrace before now. A used refresh token is
@@ -147,12 +153,12 @@ const SweepGrace = time.Hour
 // it every 10 minutes.
 func (d *DB) SweepOAuth(ctx context.Context, now time.Time) (codes, refreshTokens int64, err error) {
 	cutoff := fmtTime(now.Add(-SweepGrace))
-	res, err := d.writer.ExecContext(ctx, `DELETE FROM oauth_codes WHERE expires_at < ?`, cutoff)
+	res, err := d.writer.ExecContext(ctx, sweepCodesSQL, cutoff)
 	if err != nil {
 		return 0, 0, fmt.Errorf("db: sweep codes: %w", err)
 	}
 	codes, _ = res.RowsAffected()
-	res, err = d.writer.ExecContext(ctx, `DELETE FROM oauth_refresh_tokens WHERE expires_at < ?`, cutoff)
+	res, err = d.writer.ExecContext(ctx, sweepRefreshSQL, cutoff)
 	if err != nil {
 		return codes, 0, fmt.Errorf("db: sweep refresh tokens: %w", err)
 	}

@@ -120,17 +120,20 @@ func (d *DB) LogRequests(ctx context.Context, logs []app.RequestLog) error {
 	return nil
 }
 
+// recentRequestsSQL is RecentRequests' query (user ID, n).
+const recentRequestsSQL = `
+		SELECT user_id, domain, cached, code, created_at
+		FROM requests WHERE user_id = ?
+		ORDER BY created_at DESC, id DESC
+		LIMIT ?`
+
 // RecentRequests returns the user's last n requests, newest first.
 func (d *DB) RecentRequests(ctx context.Context, userID int64, n int) ([]app.RequestLog, error) {
 	logs := []app.RequestLog{}
 	if n <= 0 {
 		return logs, nil
 	}
-	rows, err := d.reader.QueryContext(ctx, `
-		SELECT user_id, domain, cached, code, created_at
-		FROM requests WHERE user_id = ?
-		ORDER BY created_at DESC, id DESC
-		LIMIT ?`, userID, n)
+	rows, err := d.reader.QueryContext(ctx, recentRequestsSQL, userID, n)
 	if err != nil {
 		return nil, fmt.Errorf("db: recent requests: %w", err)
 	}
