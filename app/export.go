@@ -22,10 +22,12 @@ const (
 // Formats lists the accepted values of `format`.
 var Formats = []string{FormatJSON, FormatDTCG, FormatCSS, FormatTailwind}
 
-// CheckFormat validates a `format` value ("" is the pack as JSON); an
-// unknown one is a validation_error with details.field = "format".
+// CheckFormat validates a `format` value ("" is the pack as JSON): one of
+// Formats exactly, in lower case as the OpenAPI enum and the MCP tool
+// schema list them; anything else ("DTCG", " css") is a validation_error
+// with details.field = "format".
 func CheckFormat(format string) (string, error) {
-	f := strings.ToLower(strings.TrimSpace(format))
+	f := format
 	if f == "" {
 		return FormatJSON, nil
 	}

@@ -26,9 +26,14 @@ func exportPack() *Pack {
 }
 
 func TestCheckFormat(t *testing.T) {
-	for in, want := range map[string]string{"": "json", "DTCG": "dtcg", " css ": "css", "tailwind": "tailwind", "json": "json"} {
+	for in, want := range map[string]string{"": "json", "dtcg": "dtcg", "css": "css", "tailwind": "tailwind", "json": "json"} {
 		if got, err := CheckFormat(in); err != nil || got != want {
 			t.Errorf("CheckFormat(%q) = %q, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"DTCG", "Css", " css ", "tailwind "} { // the enum is lower case: no guessing
+		if _, err := CheckFormat(bad); ErrorCode(err) != EVALIDATION {
+			t.Errorf("CheckFormat(%q): %v, want validation_error", bad, err)
 		}
 	}
 	_, err := CheckFormat("sass")
