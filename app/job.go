@@ -1,6 +1,9 @@
 package app
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Job states (DESIGN: jobs are rows; a queued or running job survives a restart).
 const (
@@ -54,7 +57,7 @@ type ErrorBody struct {
 // jobBody is the public form of a job; baseURL is the service's public URL.
 func jobBody(baseURL string, j *Job) JobBody {
 	b := JobBody{
-		JobID: j.ID, Status: j.Status, URL: j.URL, Domain: j.Domain,
+		JobID: j.ID, Status: j.Status, URL: jobURL(j.URL), Domain: j.Domain,
 		CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
 		StatusURL: baseURL + "/api/v1/analyze/" + j.ID,
 		Pack:      j.Pack,
@@ -63,6 +66,16 @@ func jobBody(baseURL string, j *Job) JobBody {
 		b.Error = &ErrorBody{Error: e.Code, Code: e.Code, Message: e.Message, Details: ErrorDetails(e)}
 	}
 	return b
+}
+
+// jobURL is a job's url as every surface shows it: always a URL. A batch
+// job's target is its bare domain (the extraction tries https, then
+// http), shown as https://{domain}/.
+func jobURL(target string) string {
+	if target == "" || strings.Contains(target, "://") {
+		return target
+	}
+	return "https://" + target + "/"
 }
 
 // JobBody is the public form of a job of this service.

@@ -107,7 +107,7 @@ func TestBatch(t *testing.T) {
 		res := out.Results[i+1]
 		if res.Domain != want || res.Status != app.BatchQueued || res.Pack != nil || res.Job == nil ||
 			!strings.HasPrefix(res.Job.JobID, "job_") || res.Job.Status != app.JobQueued ||
-			res.Job.StatusURL != h.srv.URL+"/api/v1/analyze/"+res.Job.JobID {
+			res.Job.StatusURL != h.srv.URL+"/api/v1/analyze/"+res.Job.JobID || res.Job.URL != "https://"+want+"/" {
 			t.Fatalf("result %d = %s", i+1, r.body)
 		}
 	}
@@ -120,7 +120,7 @@ func TestBatch(t *testing.T) {
 	}
 	for _, res := range out.Results[1:] {
 		j := h.waitJob(h.key, res.Job.JobID)
-		if j.Status != app.JobSucceeded || j.Pack == nil || j.Pack.Domain != res.Domain {
+		if j.Status != app.JobSucceeded || j.Pack == nil || j.Pack.Domain != res.Domain || j.URL != res.Job.URL {
 			t.Fatalf("job %s: %+v", res.Domain, j)
 		}
 	}
