@@ -7,6 +7,8 @@ func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /readyz", s.handleReady)
+	m.HandleFunc("/healthz", methodNotAllowed) // not the dashboard's 404 page
+	m.HandleFunc("/readyz", methodNotAllowed)
 	m.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	m.HandleFunc("GET /api/v1/pack/{domain}", s.api(s.handlePack))
 	m.HandleFunc("GET /api/v1/assets/logos/{domain}/{file}", s.handleAsset)
@@ -44,6 +46,13 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /app/webhooks/secret/rotate", s.userForm(s.handleWebhookSecretRotate))
 
 	m.HandleFunc("/", s.optionalUser(s.handleNotFoundPage))
+}
+
+// methodNotAllowed answers the health endpoints' other methods as the mux
+// would without the dashboard's catch-all: 405, Allow, a plain-text body.
+func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 }
 
 func (s *Server) handleAPINotFound(w http.ResponseWriter, r *http.Request) {
