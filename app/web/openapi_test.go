@@ -80,7 +80,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Errorf("securitySchemes.bearerAuth = %v, want http bearer", schemes["bearerAuth"])
 	}
 
-	want := []string{"analyzeUrl", "batchPacks", "getAnalysis", "getLogoAsset", "getOpenAPI", "getPack", "healthz"}
+	want := []string{"analyzeUrl", "batchPacks", "getAnalysis", "getLogoAsset", "getOpenAPI", "getPack",
+		"headAnalysis", "headHealthz", "headLogoAsset", "headOpenAPI", "headPack", "headReadyz", "healthz", "readyz"}
 	var got []string
 	for key, op := range oaOperations(t, raw) {
 		id, _ := op["operationId"].(string)
@@ -115,11 +116,11 @@ func oaRoutes(t *testing.T) map[string]bool {
 		if !ok {
 			method, path = "", pattern
 		}
-		if path != "/healthz" && !strings.HasPrefix(path, "/api/") {
+		if path != "/healthz" && path != "/readyz" && !strings.HasPrefix(path, "/api/") {
 			continue
 		}
-		if path == "/api/" && method == "" {
-			continue // the catch-all 404
+		if method == "" && (path == "/api/" || path == "/healthz" || path == "/readyz") {
+			continue // the catch-all 404, the health endpoints' 405
 		}
 		if method == "" {
 			t.Errorf("route %q has no method; document it or give it one", pattern)
@@ -145,8 +146,26 @@ func TestOpenAPIRoutesMatchCode(t *testing.T) {
 		}
 	}
 	for key, op := range ops {
-		if !routes[key] {
+		// net/http serves HEAD wherever GET is registered.
+		if !routes[key] && !(strings.HasPrefix(key, "HEAD ") && routes["GET "+strings.TrimPrefix(key, "HEAD ")]) {
 			t.Errorf("openapi.json documents %s, which routes.go does not register", key)
+		}
+		if get := ops["GET "+strings.TrimPrefix(key, "HEAD ")]; strings.HasPrefix(key, "HEAD ") && get != nil {
+			var gs, hs []string
+			for st := range get["responses"].(map[string]any) {
+				gs = append(gs, st)
+			}
+			for st := range op["responses"].(map[string]any) {
+				hs = append(hs, st)
+			}
+			sort.Strings(gs)
+			sort.Strings(hs)
+			if !slices.Equal(gs, hs) {
+				t.Errorf("%s documents statuses %v, its GET %v: HEAD is GET without the body", key, hs, gs)
+			}
+		}
+		if strings.HasPrefix(key, "GET ") && ops["HEAD "+strings.TrimPrefix(key, "GET ")] == nil {
+			t.Errorf("%s is served for HEAD too; document it", key)
 		}
 		// Every {param} of the path template is declared as a path parameter.
 		path := strings.SplitN(key, " ", 2)[1]
@@ -209,7 +228,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 			}
 			content, _ := oaDeref(t, doc, resp).(map[string]any)["content"].(map[string]any)
 			media, ok := content["application/json"].(map[string]any)
-			if n < 400 || !ok {
+			if n < 400 || !ok || !strings.Contains(key, " /api/") { // /readyz's 503 is its own body
 				continue
 			}
 			schema := media["schema"]
@@ -820,6 +839,8 @@ func (oaExtractor) Extract(_ context.Context, domain, target string) (*app.Extra
 		return nil, app.Errorf(app.EFORBIDDEN, "The site resolves to an internal address.")
 	case "boom.example":
 		return nil, errOABoom
+	case "busy.example":
+		return nil, app.Errorf(app.EUNAVAILABLE, "No browser is free right now.").With("retry_after_seconds", 5)
 	}
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>`)
 	return &app.Extraction{
@@ -947,6 +968,16 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		"POST /api/v1/analyze", "GET /api/v1/analyze/{job_id}"
 	const batch = "POST /api/v1/packs:batch"
 	run(srv, oaCall{op: "GET /healthz", method: "GET", path: "/healthz"})
+	for _, ready := range []bool{true, false} {
+		check := func(context.Context) error {
+			if !ready {
+				return errOABoom
+			}
+			return nil
+		}
+		readySrv := New(Config{Service: svc, PublicURL: oaPublicURL, Ready: []ReadyCheck{{Name: "database", Check: check}}})
+		run(readySrv, oaCall{op: "GET /readyz", method: "GET", path: "/readyz"})
+	}
 	run(srv, oaCall{op: "GET /api/v1/openapi.json", method: "GET", path: "/api/v1/openapi.json"})
 
 	// Authentication and the per-IP burst limit, on every authenticated route.
@@ -989,11 +1020,13 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 			t.Errorf("format=%s: %d %q (documented %v)", format, rec.Code, got, documented)
 		}
 	}
-	if rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com?format=scss", key: key}); rec.Code != 422 {
-		t.Errorf("format=scss: %d", rec.Code)
+	for _, f := range []string{"scss", "DTCG"} {
+		if rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com?format=" + f, key: key}); rec.Code != 422 {
+			t.Errorf("format=%s: %d", f, rec.Code)
+		}
 	}
 	for _, d := range []string{"127.0.0.1", "localhost", "internal.example", "nodot", "missing.example",
-		"crash.example", "slow.example", "boom.example"} {
+		"crash.example", "slow.example", "boom.example", "busy.example"} {
 		run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/" + d, key: key})
 	}
 
@@ -1090,8 +1123,12 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		}
 	}
 
-	// Every documented status was reached.
+	// Every documented status was reached (HEAD: GET's statuses, checked in
+	// TestOpenAPIRoutesMatchCode; the contract check sees real HEADs).
 	for key, op := range ops {
+		if strings.HasPrefix(key, "HEAD ") {
+			continue
+		}
 		for status := range op["responses"].(map[string]any) {
 			if !seen[key][status] {
 				t.Errorf("%s: documented status %s was never produced by this test", key, status)
