@@ -25,5 +25,23 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
 	}
 	h.Set("ETag", `"`+a.SHA256+`"`)
-	http.ServeContent(w, r, "", a.CreatedAt, bytes.NewReader(a.Data))
+	http.ServeContent(assetWriter{w}, r, "", a.CreatedAt, bytes.NewReader(a.Data))
+}
+
+// assetWriter gives ServeContent's 412 (a failed If-Match or
+// If-Unmodified-Since), which it sends bare with the asset's own headers,
+// the shape of its other errors (416): no cache or validator headers — an
+// error must not be cached as immutable — and a plain-text body.
+type assetWriter struct{ http.ResponseWriter }
+
+func (w assetWriter) WriteHeader(code int) {
+	if code != http.StatusPreconditionFailed {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	h := w.Header()
+	for _, k := range []string{"Cache-Control", "Etag", "Last-Modified", "Content-Security-Policy"} {
+		h.Del(k)
+	}
+	http.Error(w.ResponseWriter, http.StatusText(code), code)
 }
