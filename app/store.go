@@ -107,16 +107,21 @@ type WebhookStore interface {
 	// EnqueueWebhookDeliveries inserts deliveries in one transaction; an ID
 	// already in the outbox is skipped (idempotent enqueue).
 	EnqueueWebhookDeliveries(ctx context.Context, ds []*WebhookDelivery) error
-	// ClaimWebhookDelivery moves the most overdue pending delivery to sending
-	// (attempts + 1) and returns it with its signing secret, or nil.
-	ClaimWebhookDelivery(ctx context.Context, now time.Time) (*WebhookDelivery, error)
+	// ClaimWebhookDelivery moves the most overdue delivery due at now — a
+	// pending one, or a sending one whose lease ended — to sending with a
+	// lease until leaseUntil (attempts + 1) and returns it with its signing
+	// secret, or nil.
+	ClaimWebhookDelivery(ctx context.Context, now, leaseUntil time.Time) (*WebhookDelivery, error)
 	// FinishWebhookAttempt records an attempt: Status, NextAttemptAt,
-	// LastStatus, LastError, FinishedAt.
+	// LastStatus, LastError, FinishedAt. ENOTFOUND when the claim it
+	// finishes (d.Attempts) is no longer the row's: its lease ended and
+	// the delivery was claimed again.
 	FinishWebhookAttempt(ctx context.Context, d *WebhookDelivery) error
 	// RequeueSendingWebhooks moves deliveries left sending by a dead process
 	// back to pending.
 	RequeueSendingWebhooks(ctx context.Context) (int, error)
-	// NextWebhookAttempt is the earliest next_attempt_at of a pending delivery.
+	// NextWebhookAttempt is when the next delivery is due: the earliest
+	// next_attempt_at of a pending delivery or lease end of a sending one.
 	NextWebhookAttempt(ctx context.Context) (*time.Time, error)
 	RecentWebhookDeliveries(ctx context.Context, userID int64, n int) ([]*WebhookDelivery, error)
 	PruneWebhookDeliveries(ctx context.Context, before time.Time) (int, error)

@@ -25,8 +25,19 @@ const (
 	webhookMaxRetries = 5
 )
 
-// webhookTimeout bounds one delivery attempt.
-const webhookTimeout = 10 * time.Second
+// webhookTimeout bounds one delivery attempt (WebhookConfig.Timeout).
+// Recording its outcome has a bound of the same length of its own, and a
+// claim is a lease of webhookLeases times it: a delivery left sending
+// longer than that (a crash between send and record, a record the
+// database refused) is claimed again.
+const (
+	webhookTimeout = 10 * time.Second
+	webhookLeases  = 3
+)
+
+// webhookBodyCap is how much of a receiver's answer is read (then dropped);
+// the status alone decides, whatever the body's declared length.
+const webhookBodyCap = 8 << 10
 
 // webhookIdle is the longest a worker sleeps without looking at the outbox
 // (deliveries queued by another process, clock changes).
@@ -94,7 +105,8 @@ func (w *Webhooks) prune(ctx context.Context) {
 
 func (w *Webhooks) worker(ctx context.Context) {
 	for ctx.Err() == nil {
-		d, err := w.store.ClaimWebhookDelivery(ctx, w.now().UTC())
+		now := w.now().UTC()
+		d, err := w.store.ClaimWebhookDelivery(ctx, now, now.Add(webhookLeases*w.timeout))
 		if err != nil && ctx.Err() == nil {
 			w.log.Error("claim webhook delivery", "err", err)
 		}
@@ -119,10 +131,15 @@ func (w *Webhooks) worker(ctx context.Context) {
 
 // attempt sends d once and records the outcome. An attempt that started
 // is finished even while the process shuts down (bounded by its timeout).
+// The outcome is recorded with a context of its own: an attempt that used
+// up its time (a receiver that never answers) is a failed attempt like any
+// other, retried on schedule. If the record fails all the same, the row
+// stays sending until its lease ends and is claimed again.
 func (w *Webhooks) attempt(ctx context.Context, d *WebhookDelivery) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhookTimeout)
-	defer cancel()
-	d.LastStatus, d.LastError = w.send(ctx, d)
+	base := context.WithoutCancel(ctx)
+	sendCtx, cancel := context.WithTimeout(base, w.timeout)
+	d.LastStatus, d.LastError = w.send(sendCtx, d)
+	cancel()
 	now := w.now().UTC()
 	switch {
 	case d.LastError == "":
@@ -133,8 +150,10 @@ func (w *Webhooks) attempt(ctx context.Context, d *WebhookDelivery) {
 	default:
 		d.Status, d.NextAttemptAt = DeliveryPending, now.Add(RetryDelay(d.Attempts))
 	}
-	if err := w.store.FinishWebhookAttempt(ctx, d); err != nil && ErrorCode(err) != ENOTFOUND {
-		w.log.Error("record webhook attempt", "webhook_id", d.ID, "err", err) // the row stays sending: requeued on restart
+	recCtx, cancel := context.WithTimeout(base, w.timeout)
+	defer cancel()
+	if err := w.store.FinishWebhookAttempt(recCtx, d); err != nil && ErrorCode(err) != ENOTFOUND {
+		w.log.Error("record webhook attempt", "webhook_id", d.ID, "err", err) // the row stays sending: claimed again when its lease ends
 	}
 }
 
@@ -162,8 +181,11 @@ func (w *Webhooks) send(ctx context.Context, d *WebhookDelivery) (int, string) {
 		w.log.Info("webhook attempt", "webhook_id", d.ID, "attempt", d.Attempts, "err", err)
 		return 0, failureReason(err)
 	}
-	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	// A few bytes are read so a short answer can keep its connection;
+	// the rest is dropped with the connection, never buffered, and a body
+	// that fails midway changes nothing: the status decides.
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, webhookBodyCap))
+	res.Body.Close()
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		w.log.Info("webhook attempt", "webhook_id", d.ID, "attempt", d.Attempts, "status", res.StatusCode)
 		return res.StatusCode, "http_" + strconv.Itoa(res.StatusCode)

@@ -22,7 +22,9 @@ type HostGuard interface {
 // WebhookConfig wires Webhooks.
 type WebhookConfig struct {
 	Store WebhookStore
-	// Client sends deliveries; it must be the egress door's client. Its
+	// Client sends deliveries; it must be the egress door's client, and
+	// one without a cap on response bodies (the door's SendClient): the
+	// status decides, the body is read up to a few KiB and dropped. Its
 	// redirects are never followed (a 3xx is a failed attempt).
 	Client  *http.Client
 	Guard   HostGuard
@@ -30,6 +32,9 @@ type WebhookConfig struct {
 	Now     func() time.Time
 	Logger  *slog.Logger
 	Workers int // concurrent deliveries (default 4)
+	// Timeout bounds one attempt (default 10 s); a claim's lease is three
+	// times as long.
+	Timeout time.Duration
 }
 
 // Webhooks manages webhook endpoints and the account secret, and delivers
@@ -42,6 +47,7 @@ type Webhooks struct {
 	now     func() time.Time
 	log     *slog.Logger
 	workers int
+	timeout time.Duration
 	wake    chan struct{}
 }
 
@@ -54,7 +60,7 @@ const maxWebhookURL = 2048
 func NewWebhooks(cfg WebhookConfig) *Webhooks {
 	w := &Webhooks{
 		store: cfg.Store, guard: cfg.Guard, baseURL: strings.TrimRight(cfg.BaseURL, "/"),
-		now: cfg.Now, log: cfg.Logger, workers: cfg.Workers, wake: make(chan struct{}, 1),
+		now: cfg.Now, log: cfg.Logger, workers: cfg.Workers, timeout: cfg.Timeout, wake: make(chan struct{}, 1),
 	}
 	c := *cfg.Client
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -67,6 +73,9 @@ func NewWebhooks(cfg WebhookConfig) *Webhooks {
 	}
 	if w.workers < 1 {
 		w.workers = 4
+	}
+	if w.timeout <= 0 {
+		w.timeout = webhookTimeout
 	}
 	return w
 }

@@ -66,20 +66,24 @@ func (d *DB) EnqueueWebhookDeliveries(ctx context.Context, ds []*app.WebhookDeli
 	})
 }
 
-// ClaimWebhookDelivery moves the most overdue pending delivery due at now to
+// ClaimWebhookDelivery moves the most overdue delivery due at now to
 // sending, counts the attempt, and returns it with the secret that signs
-// it: its endpoint's, or the account secret for a callback_url. It runs in
-// one write transaction, so two workers never claim the same delivery.
-func (d *DB) ClaimWebhookDelivery(ctx context.Context, at time.Time) (*app.WebhookDelivery, error) {
+// it: its endpoint's, or the account secret for a callback_url. Due is a
+// pending delivery whose next_attempt_at has come, or a sending one whose
+// lease has ended: while sending, next_attempt_at holds the lease's end
+// (leaseUntil), so a delivery whose worker died or whose outcome could not
+// be recorded is sent again, never left sending. It runs in one write
+// transaction, so two workers never claim the same delivery.
+func (d *DB) ClaimWebhookDelivery(ctx context.Context, at, leaseUntil time.Time) (*app.WebhookDelivery, error) {
 	var w *app.WebhookDelivery
 	err := d.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		w, err = scanDelivery(tx.QueryRowContext(ctx, `
-			UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1
+			UPDATE webhook_deliveries SET status = 'sending', attempts = attempts + 1, next_attempt_at = ?2
 			WHERE id = (
-				SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+				SELECT id FROM webhook_deliveries WHERE status IN ('pending', 'sending') AND next_attempt_at <= ?1
 				ORDER BY next_attempt_at, id LIMIT 1)
-			RETURNING `+deliveryCols, fmtTime(at)))
+			RETURNING `+deliveryCols, fmtTime(at), fmtTime(leaseUntil)))
 		if errors.Is(err, sql.ErrNoRows) {
 			w = nil
 			return nil
@@ -99,13 +103,15 @@ func (d *DB) ClaimWebhookDelivery(ctx context.Context, at time.Time) (*app.Webho
 	return w, err
 }
 
-// FinishWebhookAttempt records the outcome of an attempt.
+// FinishWebhookAttempt records the outcome of an attempt: only while the
+// claim it finishes (w.Attempts) is still the row's, so a worker whose
+// lease ended and whose delivery was claimed again changes nothing.
 func (d *DB) FinishWebhookAttempt(ctx context.Context, w *app.WebhookDelivery) error {
 	res, err := d.writer.ExecContext(ctx, `
 		UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, last_status = ?, last_error = ?,
 			finished_at = ?
-		WHERE id = ?`,
-		w.Status, fmtTime(w.NextAttemptAt), w.LastStatus, w.LastError, fmtTimePtr(w.FinishedAt), w.ID)
+		WHERE id = ? AND status = 'sending' AND attempts = ?`,
+		w.Status, fmtTime(w.NextAttemptAt), w.LastStatus, w.LastError, fmtTimePtr(w.FinishedAt), w.ID, w.Attempts)
 	if err != nil {
 		return fmt.Errorf("db: finish webhook attempt: %w", err)
 	}
@@ -113,9 +119,11 @@ func (d *DB) FinishWebhookAttempt(ctx context.Context, w *app.WebhookDelivery) e
 }
 
 // RequeueSendingWebhooks moves deliveries left sending by a process that
-// died back to pending; call it before the workers start.
+// died back to pending, due at once (their lease not waited for); call it
+// before the workers start.
 func (d *DB) RequeueSendingWebhooks(ctx context.Context) (int, error) {
-	res, err := d.writer.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'sending'`)
+	res, err := d.writer.ExecContext(ctx, `
+		UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = created_at WHERE status = 'sending'`)
 	if err != nil {
 		return 0, fmt.Errorf("db: requeue webhook deliveries: %w", err)
 	}
@@ -123,11 +131,12 @@ func (d *DB) RequeueSendingWebhooks(ctx context.Context) (int, error) {
 	return int(n), err
 }
 
-// NextWebhookAttempt returns when the next pending delivery is due, or nil.
+// NextWebhookAttempt returns when the next delivery is due (a pending
+// delivery's next attempt, a sending one's lease end), or nil.
 func (d *DB) NextWebhookAttempt(ctx context.Context) (*time.Time, error) {
 	var t *time.Time
 	err := d.reader.QueryRowContext(ctx, `
-		SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending'
+		SELECT next_attempt_at FROM webhook_deliveries WHERE status IN ('pending', 'sending')
 		ORDER BY next_attempt_at LIMIT 1`).Scan(nullTimeCol{&t})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -78,6 +78,9 @@ func TestWebhookOutbox(t *testing.T) {
 	_, err := d.JobCallback(ctx, "job_none")
 	wantCode(t, err, app.ENOTFOUND)
 
+	claim := func(at time.Time) (*app.WebhookDelivery, error) {
+		return d.ClaimWebhookDelivery(ctx, at, at.Add(time.Hour))
+	}
 	mk := func(id, endpoint, url string, at time.Time) *app.WebhookDelivery {
 		return &app.WebhookDelivery{ID: id, UserID: u.ID, EndpointID: endpoint, URL: url, Event: app.EventAnalysisSucceeded,
 			JobID: "job_1", Payload: []byte(`{"type":"analysis.succeeded"}`), CreatedAt: at, NextAttemptAt: at}
@@ -102,22 +105,22 @@ func TestWebhookOutbox(t *testing.T) {
 	}
 
 	// Not due yet: nothing to claim.
-	if w, err := d.ClaimWebhookDelivery(ctx, ts.Add(-time.Second)); err != nil || w != nil {
+	if w, err := claim(ts.Add(-time.Second)); err != nil || w != nil {
 		t.Fatalf("claim before due = %+v, %v", w, err)
 	}
 	if next, err := d.NextWebhookAttempt(ctx); err != nil || next == nil || !next.Equal(ts) {
 		t.Fatalf("next = %v, %v", next, err)
 	}
 	// Due: oldest first, each with its own signing secret.
-	w1, err := d.ClaimWebhookDelivery(ctx, ts.Add(time.Minute))
+	w1, err := claim(ts.Add(time.Minute))
 	if err != nil || w1 == nil || w1.ID != "msg_ep" || w1.Secret != "whsec_endpoint" || w1.Attempts != 1 || w1.Status != app.DeliverySending {
 		t.Fatalf("claim 1 = %+v, %v", w1, err)
 	}
-	w2, err := d.ClaimWebhookDelivery(ctx, ts.Add(time.Minute))
+	w2, err := claim(ts.Add(time.Minute))
 	if err != nil || w2 == nil || w2.ID != "msg_cb" || w2.Secret != "whsec_account" || w2.EndpointID != "" {
 		t.Fatalf("claim 2 = %+v, %v", w2, err)
 	}
-	if w, _ := d.ClaimWebhookDelivery(ctx, ts.Add(time.Minute)); w != nil {
+	if w, _ := claim(ts.Add(time.Minute)); w != nil {
 		t.Fatalf("claimed a sending delivery twice: %+v", w)
 	}
 
@@ -126,10 +129,10 @@ func TestWebhookOutbox(t *testing.T) {
 	if err := d.FinishWebhookAttempt(ctx, w1); err != nil {
 		t.Fatal(err)
 	}
-	if w, _ := d.ClaimWebhookDelivery(ctx, ts.Add(time.Minute)); w != nil {
+	if w, _ := claim(ts.Add(time.Minute)); w != nil {
 		t.Fatalf("claimed before its retry time: %+v", w)
 	}
-	w, err := d.ClaimWebhookDelivery(ctx, ts.Add(3*time.Minute))
+	w, err := claim(ts.Add(3 * time.Minute))
 	if err != nil || w == nil || w.ID != "msg_ep" || w.Attempts != 2 || w.LastStatus != 500 || w.LastError != "http_500" {
 		t.Fatalf("retry claim = %+v, %v", w, err)
 	}
@@ -137,7 +140,16 @@ func TestWebhookOutbox(t *testing.T) {
 	if n, err := d.RequeueSendingWebhooks(ctx); err != nil || n != 2 {
 		t.Fatalf("requeue = %d, %v", n, err)
 	}
-	w, _ = d.ClaimWebhookDelivery(ctx, ts.Add(3*time.Minute))
+	// Due at once, oldest first.
+	w, _ = claim(ts.Add(3 * time.Minute))
+	if w == nil || w.ID != "msg_ep" || w.Attempts != 3 {
+		t.Fatalf("after requeue, claim = %+v", w)
+	}
+	w.Status, w.NextAttemptAt = app.DeliveryPending, ts.Add(time.Hour)
+	if err := d.FinishWebhookAttempt(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	w, _ = claim(ts.Add(3 * time.Minute))
 	if w == nil || w.ID != "msg_cb" || w.Attempts != 2 {
 		t.Fatalf("after requeue, claim = %+v", w)
 	}
@@ -194,13 +206,16 @@ func TestWebhookClaimConcurrent(t *testing.T) {
 	if err := d.EnqueueWebhookDeliveries(ctx, ds); err != nil {
 		t.Fatal(err)
 	}
+	claim := func(at time.Time) (*app.WebhookDelivery, error) {
+		return d.ClaimWebhookDelivery(ctx, at, at.Add(time.Hour))
+	}
 	var mu sync.Mutex
 	seen := map[string]int{}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
 			for {
-				w, err := d.ClaimWebhookDelivery(ctx, ts)
+				w, err := claim(ts)
 				if err != nil {
 					t.Error(err)
 					return
@@ -222,5 +237,55 @@ func TestWebhookClaimConcurrent(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("%s claimed %d times", id, n)
 		}
+	}
+}
+
+// TestWebhookLeaseExpires: a claimed delivery nobody finishes (its worker
+// died between send and record, or the record failed) is due again when
+// its lease ends, without a restart; the stale worker's late record is
+// refused and changes nothing.
+func TestWebhookLeaseExpires(t *testing.T) {
+	t.Parallel()
+	d := openTest(t)
+	ctx := context.Background()
+	u := mustUser(t, d, "lease@example.com")
+	if _, err := d.EnsureWebhookSecret(ctx, &app.WebhookSecret{UserID: u.ID, Secret: "whsec_x", CreatedAt: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.EnqueueWebhookDeliveries(ctx, []*app.WebhookDelivery{{ID: "msg_lease", UserID: u.ID,
+		URL: "https://x.example/", Event: app.EventWebhookTest, Payload: []byte("{}"), CreatedAt: ts, NextAttemptAt: ts}}); err != nil {
+		t.Fatal(err)
+	}
+	lease := ts.Add(30 * time.Second)
+	first, err := d.ClaimWebhookDelivery(ctx, ts, lease)
+	if err != nil || first == nil || first.Attempts != 1 || first.Status != app.DeliverySending {
+		t.Fatalf("claim = %+v, %v", first, err)
+	}
+	if next, err := d.NextWebhookAttempt(ctx); err != nil || next == nil || !next.Equal(lease) {
+		t.Fatalf("next = %v, %v; want the lease end %v", next, err, lease)
+	}
+	if w, err := d.ClaimWebhookDelivery(ctx, lease.Add(-time.Nanosecond), lease.Add(time.Minute)); err != nil || w != nil {
+		t.Fatalf("claimed within the lease: %+v, %v", w, err)
+	}
+	again, err := d.ClaimWebhookDelivery(ctx, lease, lease.Add(30*time.Second))
+	if err != nil || again == nil || again.ID != "msg_lease" || again.Attempts != 2 || again.Secret != "whsec_x" {
+		t.Fatalf("claim after the lease = %+v, %v", again, err)
+	}
+	// The first worker records late: refused, the second claim stands.
+	first.Status, first.LastError = app.DeliveryPending, "timeout"
+	if err := d.FinishWebhookAttempt(ctx, first); app.ErrorCode(err) != app.ENOTFOUND {
+		t.Fatalf("stale record: %v", err)
+	}
+	done := lease.Add(time.Second)
+	again.Status, again.FinishedAt, again.LastStatus = app.DeliveryDelivered, &done, 204
+	if err := d.FinishWebhookAttempt(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := d.RecentWebhookDeliveries(ctx, u.ID, 1)
+	if len(list) != 1 || list[0].Status != app.DeliveryDelivered || list[0].Attempts != 2 || list[0].LastError != "" {
+		t.Fatalf("delivery = %+v", list)
+	}
+	if next, err := d.NextWebhookAttempt(ctx); err != nil || next != nil {
+		t.Fatalf("next after delivery = %v, %v", next, err)
 	}
 }

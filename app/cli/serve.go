@@ -75,7 +75,7 @@ func newServeCommand() *cobra.Command {
 			}
 			// Webhook deliveries leave through the same one egress door.
 			webhooks := app.NewWebhooks(app.WebhookConfig{
-				Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: publicURL, Logger: log,
+				Store: d, Client: door.SendClient(0), Guard: door, BaseURL: publicURL, Logger: log,
 			})
 			obs := newObservability(metricsAddr, d, ex)
 			svc := app.NewService(app.Config{

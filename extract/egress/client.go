@@ -28,6 +28,16 @@ func (d *Door) HTTPClient(timeout time.Duration) *http.Client {
 	}
 }
 
+// SendClient returns a client for requests whose answer is judged by its
+// status alone (webhook deliveries): the same guarded dial as HTTPClient's,
+// but no body cap, so a large declared or actual body is no error. The
+// caller reads at most the few bytes it wants and closes the body; Close
+// drops the connection instead of draining it. Redirects are vetted as
+// HTTPClient's; callers that must not follow them set CheckRedirect.
+func (d *Door) SendClient(timeout time.Duration) *http.Client {
+	return &http.Client{Transport: d.transport, Timeout: timeout, CheckRedirect: d.checkRedirect}
+}
+
 func (d *Door) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > MaxRedirects {
 		return fmt.Errorf("egress: stopped after %d redirects", MaxRedirects)
