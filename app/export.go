@@ -202,7 +202,6 @@ func cssStack(f Font) string {
 // html[data-theme="dark"]); anything else is not written into CSS.
 var darkSelector = regexp.MustCompile(`^(html|body)(\.[A-Za-z0-9_-]+|\[[A-Za-z0-9_-]+="[A-Za-z0-9_-]+"\])$`)
 
-
 // cssIdent keeps letters, digits and hyphens of a role name.
 func cssIdent(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -212,4 +211,3 @@ func cssIdent(s string) string {
 		return -1
 	}, strings.ToLower(s))
 }
-
