@@ -66,6 +66,11 @@ func TestPackExportFormats(t *testing.T) {
 		!strings.Contains(string(r.body), "@theme {") || !strings.Contains(string(r.body), "--color-primary: #1F6F5C;") {
 		t.Fatalf("tailwind: %d %s", r.status, r.body)
 	}
+	r = h.get("/api/v1/pack/orchard-lantern.test?format=md", h.key)
+	if r.status != 200 || r.header.Get("Content-Type") != "text/markdown; charset=utf-8" || r.header.Get("X-Brandpack-Cache") != "hit" ||
+		!strings.Contains(string(r.body), " brand guide\n") || !strings.Contains(string(r.body), "| primary | `#1F6F5C` |") {
+		t.Fatalf("md: %d %v\n%s", r.status, r.header, r.body)
+	}
 	// format=json (or none) is the pack itself, now with evidence and contrast.
 	p := h.get("/api/v1/pack/orchard-lantern.test?format=json", h.key).json(t)
 	colors := p["colors"].(map[string]any)
