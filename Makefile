@@ -32,6 +32,7 @@ cc:
 node-tools:
 	@command -v npm >/dev/null 2>&1 || { echo "installing npm…"; $(APT) update -qq && $(APT) install -y -qq npm >/dev/null; }
 	@bash scripts/mcp-conformance.sh setup
+	@bash scripts/export-tools.sh setup
 
 deps: chromium cc node-tools
 

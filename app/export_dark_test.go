@@ -19,15 +19,17 @@ func darkExportPack() *Pack {
 // light ones in a prefers-color-scheme: dark block and under the site's
 // toggle; a pack without a dark palette writes neither.
 func TestCSSDarkSet(t *testing.T) {
-	for _, f := range []struct{ format, prefix, light string }{
-		{FormatCSS, "--brand-", ":root"}, {FormatTailwind, "--color-brand-", "@theme"},
+	// Tailwind v4 writes theme variables on `:root, :host`: its dark
+	// block overrides them there.
+	for _, f := range []struct{ format, prefix, light, root string }{
+		{FormatCSS, "--color-", ":root", ":root"}, {FormatTailwind, "--color-", "@theme", ":root,:host"},
 	} {
 		x, err := RenderPack(darkExportPack(), f.format)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rules := cssDecls(t, x.Body)
-		media := rules["@media (prefers-color-scheme:dark) :root"]
+		media := rules["@media (prefers-color-scheme:dark) "+f.root]
 		toggle := rules["html.dark"]
 		if len(rules) != 3 || media == nil || toggle == nil || rules[f.light] == nil {
 			t.Fatalf("%s rules %v\n%s", f.format, rules, x.Body)

@@ -130,17 +130,17 @@ func TestCSSTokensParse(t *testing.T) {
 		t.Fatalf("rules %v\n%s", rules, x.Body)
 	}
 	root := rules[":root"]
-	want := map[string]string{"--brand-primary": "#1F6F5C", "--brand-secondary": "#E8A33D", "--brand-background": "#FFFDF8",
-		"--brand-text": "#23201C", "--brand-palette-3": "#C0392B", "--brand-on-primary": "#FFFFFF"}
+	want := map[string]string{"--color-primary": "#1F6F5C", "--color-secondary": "#E8A33D", "--color-background": "#FFFDF8",
+		"--color-text": "#23201C", "--color-palette-3": "#C0392B", "--color-on-primary": "#FFFFFF"}
 	for k, v := range want {
 		if root[k] != v {
 			t.Errorf("%s = %q, want %q", k, root[k], v)
 		}
 	}
-	if root["--brand-font-secondary"] != `"Georgia", "Times New Roman", serif` {
-		t.Errorf("secondary font = %q", root["--brand-font-secondary"])
+	if root["--font-secondary"] != `"Georgia", "Times New Roman", serif` {
+		t.Errorf("secondary font = %q", root["--font-secondary"])
 	}
-	if f := root["--brand-font-primary"]; !strings.HasPrefix(f, `"Evil\22 ; } body`) || !strings.HasSuffix(f, `", sans-serif`) {
+	if f := root["--font-primary"]; !strings.HasPrefix(f, `"Evil\22 ; } body`) || !strings.HasSuffix(f, `", sans-serif`) {
 		t.Errorf("hostile family not kept inside its string: %q", f)
 	}
 	if len(root) != 13 {
@@ -273,10 +273,10 @@ func TestTailwindThemeParses(t *testing.T) {
 	if len(rules) != 1 || th == nil {
 		t.Fatalf("rules %v\n%s", rules, x.Body)
 	}
-	if th["--color-brand-primary"] != "#1F6F5C" || th["--color-brand-palette-2"] != "#E8A33D" || th["--color-brand-on-primary"] != "#FFFFFF" {
+	if th["--color-primary"] != "#1F6F5C" || th["--color-palette-2"] != "#E8A33D" || th["--color-on-primary"] != "#FFFFFF" {
 		t.Errorf("theme colours %v", th)
 	}
-	if th["--font-brand-secondary"] != `"Georgia", "Times New Roman", serif` || len(th) != 13 {
+	if th["--font-secondary"] != `"Georgia", "Times New Roman", serif` || len(th) != 13 {
 		t.Errorf("theme %v", th)
 	}
 }

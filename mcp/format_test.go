@@ -41,7 +41,7 @@ func TestGetBrandPackFormat(t *testing.T) {
 		}
 	}
 
-	for format, want := range map[string]string{"css": "--brand-primary: #1F6F5C;", "tailwind": "@theme {", "dtcg": `"$type": "color"`} {
+	for format, want := range map[string]string{"css": "--color-primary: #1F6F5C;", "tailwind": "@theme {", "dtcg": `"$type": "color"`, "md": "## Colours\n"} {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_pack", Arguments: map[string]any{"domain": "orchard.example", "format": format}})
 		if err != nil || res.IsError || len(res.Content) != 1 {
 			t.Fatalf("%s: %+v %v", format, res, err)

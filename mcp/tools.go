@@ -20,7 +20,7 @@ import (
 type (
 	packArgs struct {
 		Domain string `json:"domain" jsonschema:"A hostname, e.g. example.com."`
-		Format string `json:"format,omitempty" jsonschema:"Optional: dtcg (W3C design tokens JSON), css (:root custom properties) or tailwind (Tailwind v4 @theme CSS). The export is the text content; the structured content stays the pack. Omitted or json: the pack only."`
+		Format string `json:"format,omitempty" jsonschema:"Optional: dtcg (W3C design tokens JSON), css (:root custom properties), tailwind (Tailwind v4 @theme CSS) or md (a Markdown brand guide: colours with contrast, type scale, spacing, components, logos, voice, do/don't). The export is the text content; the structured content stays the pack. Omitted or json: the pack only."`
 	}
 	analyzeArgs struct {
 		URL string `json:"url" jsonschema:"An absolute http(s) URL."`
@@ -37,7 +37,8 @@ func (s *Server) addTools() {
 	addTool(s, &sdk.Tool{Name: "get_brand_pack", Title: "Get brand pack",
 		Description: "Return the brand pack (colours, fonts, logos, voice) of a domain. Cached packs (< 24 h) are " +
 			"free; otherwise a fresh extraction runs (5-15 s) and counts toward the monthly quota. " +
-			"With format (dtcg, css or tailwind) the text content is the pack as design tokens."},
+			"With format (dtcg, css or tailwind) the text content is the pack as design tokens; with md, a Markdown brand guide " +
+			"to use as context for writing or designing on the brand."},
 		func(ctx context.Context, u *app.User, a packArgs) (*app.Pack, string, error) {
 			if a.Format == "" {
 				p, err := s.svc.GetPack(ctx, u, a.Domain)

@@ -58,13 +58,18 @@ func TestPackExportFormats(t *testing.T) {
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/css") || r.header.Get("X-Brandpack-Cache") != "hit" {
 		t.Fatalf("css: %d %v", r.status, r.header)
 	}
-	if !strings.Contains(string(r.body), "--brand-primary: #1F6F5C;") || !strings.HasPrefix(strings.SplitN(string(r.body), "\n", 2)[1], ":root {") {
+	if !strings.Contains(string(r.body), "--color-primary: #1F6F5C;") || !strings.HasPrefix(strings.SplitN(string(r.body), "\n", 2)[1], ":root {") {
 		t.Errorf("css body:\n%s", r.body)
 	}
 	r = h.get("/api/v1/pack/orchard-lantern.test?format=tailwind", h.key)
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/css") ||
-		!strings.Contains(string(r.body), "@theme {") || !strings.Contains(string(r.body), "--color-brand-primary: #1F6F5C;") {
+		!strings.Contains(string(r.body), "@theme {") || !strings.Contains(string(r.body), "--color-primary: #1F6F5C;") {
 		t.Fatalf("tailwind: %d %s", r.status, r.body)
+	}
+	r = h.get("/api/v1/pack/orchard-lantern.test?format=md", h.key)
+	if r.status != 200 || r.header.Get("Content-Type") != "text/markdown; charset=utf-8" || r.header.Get("X-Brandpack-Cache") != "hit" ||
+		!strings.Contains(string(r.body), " brand guide\n") || !strings.Contains(string(r.body), "| primary | `#1F6F5C` |") {
+		t.Fatalf("md: %d %v\n%s", r.status, r.header, r.body)
 	}
 	// format=json (or none) is the pack itself, now with evidence and contrast.
 	p := h.get("/api/v1/pack/orchard-lantern.test?format=json", h.key).json(t)

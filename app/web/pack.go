@@ -17,7 +17,7 @@ var (
 	hdrMiss    = []string{"miss"}
 )
 
-// handlePack serves GET /api/v1/pack/{domain}; ?format=dtcg|css|tailwind
+// handlePack serves GET /api/v1/pack/{domain}; ?format=dtcg|css|tailwind|md
 // renders the same pack (same cache and quota) as design tokens.
 func (s *Server) handlePack(w http.ResponseWriter, r *http.Request) {
 	var p *app.Pack
