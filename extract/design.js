@@ -41,6 +41,15 @@
     }), cs, depth + 1);
   };
 
+  // The colour a declared value holds: itself, or the first colour token
+  // of a shorthand ("2px solid #123", "#fff url(x.png)").
+  const colorIn = (v) => {
+    const whole = normColor(v);
+    if (whole) return whole;
+    const toks = (v || '').match(/(?:[a-z-]+\([^()]*\)|#[0-9a-f]{3,8}\b|[a-z]+)/gi) || [];
+    for (const t of toks.slice(0, 12)) { const c = normColor(t); if (c) return c; }
+    return '';
+  };
   // :hover rules of readable stylesheets (selector without :hover, declared colours).
   const hover = [];
   let ruleBudget = 20000;
@@ -50,7 +59,10 @@
       const r = rules[i];
       if (r.type === 1 && r.selectorText && r.selectorText.indexOf(':hover') >= 0) {
         const st = r.style;
-        const decl = { bg: st.backgroundColor || '', color: st.color || '', border: st.borderTopColor || '' };
+        // A shorthand written with var() leaves its longhands empty in the
+        // CSSOM: the shorthand's own text is kept then.
+        const get = (names) => { for (const nm of names) { const v = st.getPropertyValue(nm); if (v) return v; } return ''; };
+        const decl = { bg: get(['background-color', 'background']), color: get(['color']), border: get(['border-top-color', 'border-color', 'border-top', 'border']) };
         if (!decl.bg && !decl.color && !decl.border) continue;
         for (const part of r.selectorText.split(',').slice(0, 20)) {
           if (part.indexOf(':hover') < 0) continue;
@@ -77,7 +89,7 @@
       if (!ok) continue;
       out = out || {};
       for (const k of ['bg', 'color', 'border']) {
-        const c = h[k] ? normColor(resolveVars(h[k], cs, 0)) : '';
+        const c = h[k] ? colorIn(resolveVars(h[k], cs, 0)) : '';
         if (c) out[k] = c;
       }
     }
@@ -138,10 +150,19 @@
     return !clear(cs.backgroundColor) && pad >= 12 && rect.height >= 24 && cs.backgroundColor !== paintedBg(el.parentElement);
   };
   const statusRE = /(^|[\s_-])(success|valid|positive|warning|warn|caution|danger|error|invalid|negative|destructive|critical|info|notice|note|tip)([\s_-]|$)/i;
+  // The widest border side that is drawn: its style and colour.
+  const widest = (cs) => {
+    let best = { w: 0, style: 'none', color: '' };
+    for (const s of ['Top', 'Right', 'Bottom', 'Left']) {
+      const w = px(cs['border' + s + 'Width']), st = cs['border' + s + 'Style'];
+      if (w > best.w && st !== 'none' && st !== 'hidden') best = { w, style: st, color: cs['border' + s + 'Color'] };
+    }
+    return best;
+  };
   const style = (el, cs) => ({
     bg: clear(cs.backgroundColor) ? '' : cs.backgroundColor, color: cs.color,
     bw: Math.max(px(cs.borderTopWidth), px(cs.borderRightWidth), px(cs.borderBottomWidth), px(cs.borderLeftWidth)),
-    bs: cs.borderTopStyle, bc: cs.borderTopColor, bwAll: ['Top', 'Right', 'Bottom', 'Left'].every((s) => px(cs['border' + s + 'Width']) >= 1 && cs['border' + s + 'Style'] !== 'none'),
+    bs: widest(cs).style, bc: widest(cs).color, bwAll: ['Top', 'Right', 'Bottom', 'Left'].every((s) => px(cs['border' + s + 'Width']) >= 1 && cs['border' + s + 'Style'] !== 'none'),
     r: cs.borderTopLeftRadius, pad: [px(cs.paddingTop), px(cs.paddingRight), px(cs.paddingBottom), px(cs.paddingLeft)],
     fw: parseInt(cs.fontWeight, 10) || 400, fs: px(cs.fontSize), shadow: cs.boxShadow === 'none' ? '' : clip(cs.boxShadow, 400),
     deco: cs.textDecorationLine,
@@ -230,8 +251,8 @@
     const sm = statusRE.exec(ident(el));
     if (sm && (own > 0 || !clear(cs.backgroundColor))) {
       const word = sm[2].toLowerCase();
-      const k = [word, cs.backgroundColor, cs.color, cs.borderTopColor].join('|');
-      bump(statusAgg, k, { word, bg: clear(cs.backgroundColor) ? '' : cs.backgroundColor, color: cs.color, bc: cs.borderTopStyle === 'none' ? '' : cs.borderTopColor }, area / (vw * vh), top);
+      const k = [word, cs.backgroundColor, cs.color, widest(cs).color].join('|');
+      bump(statusAgg, k, { word, bg: clear(cs.backgroundColor) ? '' : cs.backgroundColor, color: cs.color, bc: widest(cs).color }, area / (vw * vh), top);
     }
   };
   for (let i = 0; i < n; i++) {
