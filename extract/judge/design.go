@@ -62,7 +62,8 @@ var nonBodyLevels = map[string]bool{"code": true, "small": true, "button": true,
 
 // chooseTypography picks, for each level the page shows, the style that
 // sets most of its characters: h1–h3 from headings of that level, body from
-// the content's own copy, small from <small> or copy smaller than the body,
+// the content's own copy, small from <small> or copy (not navigation)
+// smaller than the body,
 // code from code/pre/kbd/samp or monospace stacks.
 func chooseTypography(d *DesignSignals) *app.Typography {
 	var styles []typeKey
@@ -118,7 +119,7 @@ func chooseTypography(d *DesignSignals) *app.Typography {
 		body := *t.Body
 		small := pick(func(s typeKey) bool {
 			return !mono(s) && s.context != "button" && !headingLevels[s.level] &&
-				(s.level == "small" || s.size <= body.SizePX-1)
+				(s.level == "small" || s.context != "header" && s.size <= body.SizePX-1)
 		})
 		if small != nil && small.SizePX < body.SizePX {
 			t.Small = small

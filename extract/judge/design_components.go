@@ -33,8 +33,8 @@ type group struct {
 
 // chooseComponents picks the primary button (the most prominent style in
 // the first viewport), a secondary button (the next style with another
-// fill), the most used input style, the content links' style and the most
-// repeated card style.
+// fill, again the first viewport's first), the most used input style, the
+// content links' style and the most repeated card style.
 func chooseComponents(d *DesignSignals, primary string) *app.Components {
 	brand, brandOK := colour.ParseColor(primary)
 	var buttons, inputs, cards []*group
@@ -79,7 +79,7 @@ func chooseComponents(d *DesignSignals, primary string) *app.Components {
 				rest = append(rest, o)
 			}
 		}
-		if s := best(rest, false); s != nil {
+		if s := best(rest, true); s != nil {
 			c.ButtonSecondary = &s.style
 		}
 	}
