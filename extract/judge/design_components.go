@@ -58,7 +58,7 @@ func chooseComponents(d *DesignSignals, primary string) *app.Components {
 		}
 		switch o.Kind {
 		case "button":
-			if o.W < 16 || o.H < 12 {
+			if o.W < 16 || o.H < 12 || unstyledButton(o) {
 				continue
 			}
 			buttons = add(buttons, o, buttonScore(o, brand, brandOK))
@@ -94,6 +94,12 @@ func chooseComponents(d *DesignSignals, primary string) *app.Components {
 		return nil
 	}
 	return c
+}
+
+// unstyledButton: the browser's own button (buttonface grey, 1px 6px
+// padding) is not a style the page chose.
+func unstyledButton(o ControlObs) bool {
+	return o.Bg == "rgb(239, 239, 239)" && len(o.Pad) == 4 && o.Pad[0] == 1 && o.Pad[1] == 6 && o.Pad[2] == 1 && o.Pad[3] == 6
 }
 
 // best is the highest-scoring group, among the first viewport's when

@@ -205,8 +205,10 @@ func TestChooseComponents(t *testing.T) {
 		t.Errorf("card %+v", k)
 	}
 
-	// Only a cookie button and one lone box: no components at all.
-	if c := chooseComponents(&DesignSignals{Controls: []ControlObs{cookie, card}}, "#136F63"); c != nil {
+	// Only a cookie button, the browser's own grey button and one lone box: no components at all.
+	ua := button("Go", 40, 22, true, "rgb(239, 239, 239)", "rgb(255, 255, 255)")
+	ua.Pad = []float64{1, 6, 1, 6}
+	if c := chooseComponents(&DesignSignals{Controls: []ControlObs{cookie, ua, card}}, "#136F63"); c != nil {
 		t.Errorf("got %+v, want none", c)
 	}
 	// Without first-viewport buttons the most prominent anywhere leads;
