@@ -98,7 +98,9 @@
 
   // Overlays: cookie/consent layers wherever they sit; chat launchers and
   // other floating layers (modal, popup, newsletter) when fixed or sticky.
-  const consentRE = /cookie|consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot|truste|quantcast/i;
+  // "cookie" alone is a consent layer only when it floats or is a dialog (a bakery sells cookies).
+  const consentRE = /consent|gdpr|ccpa|\bcmp\b|cmp[-_]|onetrust|didomi|usercentrics|cookiebot|truste|quantcast|cookie[-_ ]?(banner|bar|notice|consent|law|policy|popup|modal|dialog|message|settings|accept|pref)/i;
+  const cookieRE = /cookie/i;
   const chatRE = /chat|intercom|drift|crisp|tawk|zendesk|livechat|launcher|helpscout|hubspot-messages|messenger/i;
   const floatRE = /banner|modal|popup|newsletter-?signup|overlay|dialog/i;
   const ovMemo = new Map();
@@ -107,10 +109,11 @@
     if (ovMemo.has(el)) return ovMemo.get(el);
     const id = ident(el);
     let kind = '';
-    if (consentRE.test(id)) kind = 'consent';
+    const pos = getComputedStyle(el).position;
+    const floating = pos === 'fixed' || pos === 'sticky';
+    const dialog = /^(dialog|alertdialog)$/.test(attr(el, 'role')) || attr(el, 'aria-modal') === 'true' || el.tagName === 'DIALOG';
+    if (consentRE.test(id) || (cookieRE.test(id) && (floating || dialog))) kind = 'consent';
     else {
-      const pos = getComputedStyle(el).position;
-      const floating = pos === 'fixed' || pos === 'sticky';
       if (floating && !/^(HEADER|NAV)$/.test(el.tagName) && chatRE.test(id)) kind = 'chat';
       else if (floating && !/^(HEADER|NAV)$/.test(el.tagName) && floatRE.test(id)) kind = 'overlay';
     }
@@ -244,7 +247,7 @@
       const framed = (!clear(cs.backgroundColor) && cs.backgroundColor !== behind) || (cs.boxShadow !== 'none') ||
         ['Top', 'Right', 'Bottom', 'Left'].every((s) => px(cs['border' + s + 'Width']) >= 1 && cs['border' + s + 'Style'] !== 'none');
       const cls = typeof el.className === 'string' ? el.className : '';
-      const repeated = !!el.parentElement && Array.from(el.parentElement.children).filter((s) => s !== el && s.tagName === el.tagName && (s.className || '') === cls).length > 0;
+      const repeated = framed && !!el.parentElement && Array.from(el.parentElement.children).slice(0, 60).some((s) => s !== el && s.tagName === el.tagName && (s.className || '') === cls);
       if (framed && (repeated || /card|tile|panel/i.test(cls))) { cards++; out.controls.push(Object.assign({ kind: 'card', repeated }, base(), { text: '' })); }
     }
     // Status colours: alerts, badges, form states named for them.
