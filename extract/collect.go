@@ -37,6 +37,7 @@ func collect(ctx context.Context, page *rod.Page) (*judge.Signals, error) {
 		return nil, fmt.Errorf("collect: decode: %w", err)
 	}
 	s.Version = judge.SignalsVersion
+	s.Design = collectDesign(ctx, page) // design.go
 	if s.DarkHints != nil {
 		d, err := collectDark(ctx, page, s.DarkHints)
 		if err != nil {

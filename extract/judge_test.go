@@ -72,7 +72,7 @@ func TestJudgeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range ScoreJudged(pack, exp) {
+			for _, c := range append(ScoreJudged(pack, exp), ScoreDesign(pack, exp)...) {
 				switch {
 				case g.real:
 					realTotal++

@@ -49,6 +49,9 @@ type Expected struct {
 		ToneKeywords []string `json:"tone_keywords"`
 		Archetype    string   `json:"archetype"`
 	} `json:"voice"`
+	// Design (optional): the design system the page's CSS defines
+	// (scorecard_design.go, docs/accuracy.md); checked by ScoreDesign.
+	Design *ExpectedDesign `json:"design"`
 }
 
 // LoadExpected reads dir/expected.json.

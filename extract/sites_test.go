@@ -136,7 +136,7 @@ func scoreSite(t *testing.T, e *testEnv, host, dir string) []Check {
 		t.Fatalf("extract: %v", err)
 	}
 	checkPack(t, host, x, !exp.noLogo())
-	checks := Score(x, exp, dir)
+	checks := append(Score(x, exp, dir), ScoreDesign(x.Pack, exp)...)
 	for _, c := range checks {
 		if !c.OK {
 			t.Errorf("%s: got %s, want %s", c.Field, c.Got, c.Want)

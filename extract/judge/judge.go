@@ -8,6 +8,7 @@ package judge
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/brandpack/brandpack/app"
@@ -20,7 +21,7 @@ import (
 // the bytes) and no metadata.
 func Judge(sig *Signals) (app.Pack, error) {
 	if sig == nil || sig.Version != SignalsVersion {
-		return app.Pack{}, errors.New("judge: not a version 2 Signals file (re-record it)")
+		return app.Pack{}, fmt.Errorf("judge: not a version %d Signals file (re-record it)", SignalsVersion)
 	}
 	domain := strings.TrimPrefix(hostOf(sig.URL, ""), "www.")
 	if domain == "" {
@@ -32,15 +33,15 @@ func Judge(sig *Signals) (app.Pack, error) {
 	return JudgePlanned(domain, sig, plan), nil
 }
 
-// JudgePlanned judges name, colours, fonts and voice once the logos are
-// chosen (their names and colours are evidence).
+// JudgePlanned judges name, colours, fonts, voice and the design system
+// once the logos are chosen (their names and colours are evidence).
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 	colors := app.Colors{ColorRoles: chooseColors(sig, sig.Manifest, plan.fills)}
 	colors.Contrast = app.PackContrast(colors.ColorRoles)
 	colors.Dark = chooseDark(sig, colors.ColorRoles)
 	icons, images := chooseMedia(sig)
 	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
-	return app.Pack{
+	p := app.Pack{
 		Brand:       brand,
 		Domain:      domain,
 		Colors:      colors,
@@ -54,6 +55,8 @@ func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 		Icons:       icons,
 		Images:      images,
 	}
+	judgeDesign(sig, &p) // design.go
+	return p
 }
 
 // CopyText is the copy the voice is judged from.

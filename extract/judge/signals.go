@@ -2,7 +2,7 @@ package judge
 
 // SignalsVersion is the version of the Signals JSON shape; it changes when a
 // field changes meaning or disappears (added fields do not change it).
-const SignalsVersion = 2
+const SignalsVersion = 3
 
 // Signals is what the observer saw on one page: raw observations, no
 // judgement (collect.js fills most of it in the page). It serialises to
@@ -55,6 +55,9 @@ type Signals struct {
 	// (emulated prefers-color-scheme: dark and/or a toggle on html/body);
 	// absent when the page has no dark scheme the observer could switch to.
 	Dark *DarkSignals `json:"dark,omitempty"`
+	// Design: the design system's raw observations (design.js, same page
+	// load; signals_design.go). Version 3.
+	Design *DesignSignals `json:"design,omitempty"`
 
 	// Filled in by the observer after the page: the web app manifest and
 	// every logo candidate it tried (see LogoFile).

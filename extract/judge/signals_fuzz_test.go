@@ -24,6 +24,11 @@ func FuzzSignalsJSON(f *testing.F) {
 	}
 	f.Add([]byte(`{"version":1,"url":"https://x.example/"}`))
 	f.Add([]byte(`{"version":1,"url":"https://x.example/","colors":[{"value":"rgb(1,2,3)"}],"logos":[{}]}`))
+	f.Add([]byte(`{"version":3,"url":"https://x.example/","design":{"text":[{"level":"h1","stack":"X","size":0,"weight":700,"lh":-1,"chars":5},` +
+		`{"level":"p","stack":"","size":16,"lh":24,"chars":9}],"spacing":[{"kind":"pad","px":8,"n":3},{"kind":"gap","px":1e300,"n":-2}],` +
+		`"radii":[{"r":"50%","minSide":-1,"n":1},{"r":"x","n":1}],"shadows":[{"css":"rgba(0,0,0,.5) 1px 2px 3px 4px inset, x y","n":1}],` +
+		`"controls":[{"kind":"button","w":100,"h":40,"first":true,"bg":"red","pad":[1],"r":"%"},{"kind":"link","color":"#00f"}],` +
+		`"status":[{"word":"error","color":"#f00","n":1}]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var sig Signals
 		if err := json.Unmarshal(b, &sig); err != nil {
