@@ -1012,7 +1012,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		t.Errorf("second pack: X-Brandpack-Cache %q, want hit", rec.Header().Get("X-Brandpack-Cache"))
 	}
 	// Exports: each documented media type; an unknown format is a 422.
-	for format, ct := range map[string]string{"dtcg": "application/design-tokens+json", "css": "text/css", "tailwind": "text/css", "json": "application/json"} {
+	for format, ct := range map[string]string{"dtcg": "application/design-tokens+json", "css": "text/css", "tailwind": "text/css", "md": "text/markdown", "json": "application/json"} {
 		rec = run(srv, oaCall{op: pack, method: "GET", path: "/api/v1/pack/quirewell-bindery.com?format=" + format, key: key})
 		got, _, _ := strings.Cut(rec.Header().Get("Content-Type"), ";")
 		content := oaDeref(t, doc, ops[pack]["responses"].(map[string]any)["200"]).(map[string]any)["content"].(map[string]any)

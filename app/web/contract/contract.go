@@ -26,6 +26,7 @@ import (
 func init() {
 	// The pack's CSS exports are text; design tokens are JSON (+json).
 	openapi3filter.RegisterBodyDecoder("text/css", openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
 }
 
 // Checker validates exchanges against one OpenAPI document.
