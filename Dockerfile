@@ -1,8 +1,9 @@
 # brandpack: one cgo-free Go binary plus Debian's Chromium.
 #
 #   docker build --build-arg VERSION=$(git describe --tags --always --dirty) -t brandpack .
-#   docker run -d --name brandpack -p 8080:8080 -v brandpack-data:/data \
+#   docker run -d --name brandpack -p 8080:8080 -v brandpack-data:/data --stop-timeout 40 \
 #     -e BRANDPACK_PUBLIC_URL=https://brand.example.com brandpack
+#   (or `make image` / `make image-smoke`, with Docker or Podman)
 #   docker exec brandpack brandpack users create --email you@example.com
 #   docker exec brandpack brandpack keys create --email you@example.com
 #
@@ -11,33 +12,35 @@
 # `docker exec` work on the same /data as the server, also while it runs.
 
 ############################ build ############################
-ARG GO_VERSION=1.26
+# The Go release go.mod asks for (its `go` line). The image tag is pinned to
+# it; GOTOOLCHAIN=auto lets an older cached golang:1.26 image still build by
+# fetching that toolchain (a newer one is used as it is).
+ARG GO_VERSION=1.26.8
 FROM golang:${GO_VERSION}-bookworm AS build
+ENV GOTOOLCHAIN=auto
 
 WORKDIR /src
 
 # Modules first, as their own layer: it is rebuilt only when go.mod or go.sum
-# change, not on every source edit.
+# change, not on every source edit. The module and build caches are cache
+# mounts: kept between builds on this machine, never in an image layer.
 COPY go.mod go.sum ./
-RUN go mod download
+RUN --mount=type=cache,target=/go/pkg/mod \
+    go mod download
 
 COPY . .
 
 # Stamped into `brandpack version` and GET /healthz.
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath \
+RUN --mount=type=cache,target=/go/pkg/mod \
+    --mount=type=cache,target=/root/.cache/go-build \
+    CGO_ENABLED=0 go build -trimpath \
       -ldflags "-s -w -X github.com/brandpack/brandpack/app/cli.Version=${VERSION}" \
       -o /out/brandpack . \
  && /out/brandpack version
 
 ########################### runtime ###########################
 FROM debian:bookworm-slim
-
-ARG VERSION=dev
-LABEL org.opencontainers.image.title="brandpack" \
-      org.opencontainers.image.description="Self-hosted brand pack service: colours, fonts, logos and voice of any website" \
-      org.opencontainers.image.source="https://github.com/brandpack/brandpack" \
-      org.opencontainers.image.version="${VERSION}"
 
 # chromium                 the headless browser the extractor drives (found on PATH as
 #                          `chromium`; no chromium-sandbox, see the sandbox note below)
@@ -62,8 +65,11 @@ RUN apt-get update \
 # TMPDIR under /tmp for every launch, so only /tmp and /data need to be writable.
 # /data holds the SQLite database (brandpack.db, its -wal/-shm files) and must
 # be owned by that user before VOLUME is declared, so a new named volume starts
-# out writable. A bind-mounted host folder must be writable by uid 10001:
+# out writable. A bind-mounted host folder is used with the host's owner and
+# must be owned by (writable for) uid 10001, or serve fails with
+# "permission denied":
 #   mkdir -p ./data && sudo chown 10001:10001 ./data
+#   docker run … -v "$PWD/data:/data" brandpack
 RUN groupadd --system --gid 10001 brandpack \
  && useradd --system --uid 10001 --gid 10001 --home-dir /home/brandpack --create-home \
       --shell /usr/sbin/nologin brandpack \
@@ -72,6 +78,14 @@ RUN groupadd --system --gid 10001 brandpack \
  && chmod 0750 /data
 
 COPY --from=build /out/brandpack /usr/local/bin/brandpack
+
+# VERSION only after the apt-get RUNs above: a new --build-arg VERSION
+# changes the layers from here on, and the Chromium layer stays cached.
+ARG VERSION=dev
+LABEL org.opencontainers.image.title="brandpack" \
+      org.opencontainers.image.description="Self-hosted brand pack service: colours, fonts, logos and voice of any website" \
+      org.opencontainers.image.source="https://github.com/brandpack/brandpack" \
+      org.opencontainers.image.version="${VERSION}"
 
 ENV BRANDPACK_DATA=/data \
     BRANDPACK_ADDR=0.0.0.0:8080
@@ -91,15 +105,19 @@ EXPOSE 8080
 # default /dev/shm is not a limit.)
 USER 10001:10001
 
-# The healthz endpoint answers 200 while the server is up. Uses the port of
-# BRANDPACK_ADDR above; change both together. The start period covers
-# migrations and the first Chromium launch.
+# The healthz endpoint answers 200 while the server is up. The port is the one
+# of BRANDPACK_ADDR as the container runs (e.g. -e BRANDPACK_ADDR=0.0.0.0:18180),
+# 8080 when it has none. The start period covers migrations and the first
+# Chromium launch.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD curl --fail --silent --show-error --max-time 4 --output /dev/null http://127.0.0.1:8080/healthz || exit 1
+  CMD port="${BRANDPACK_ADDR##*:}"; curl --fail --silent --show-error --max-time 4 --output /dev/null \
+      "http://127.0.0.1:${port:-8080}/healthz" || exit 1
 
-# tini runs as PID 1: it forwards SIGTERM/SIGINT to brandpack (which then shuts
-# down gracefully, finishing in-flight requests for up to 15 s; give `docker
-# stop` a --time of 20 or more) and reaps zombie processes. Chromium starts
+# tini runs as PID 1: it forwards SIGTERM/SIGINT to brandpack (which then stops
+# taking work, lets in-flight requests and extractions finish for up to
+# --drain-timeout, 30 s by default, answers what is left 503 service_unavailable
+# and exits 0 within 5 s more; run with --stop-timeout 40, or `docker stop -t 40`,
+# since Docker's default of 10 s SIGKILLs it mid-answer) and reaps zombie processes. Chromium starts
 # zygote, renderer, GPU and utility helper processes; when a browser is killed
 # on a scrape timeout or crashes, its orphaned helpers are re-parented to PID 1,
 # and without an init that waits on them they would pile up as zombies.

@@ -11,7 +11,7 @@ APT   := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # do not starve each other of the two cores CI has.
 TEST_FLAGS ?= -race -p 1 -timeout 30m
 
-# (load is not part of test)
+# (load, image and image-smoke are not part of test)
 .PHONY: all build run test fuzz bench load eval deps chromium cc node-tools vet templ-check no-binaries clean
 
 all: build
@@ -146,6 +146,22 @@ signals: chromium build real-packages
 
 clean:
 	rm -rf bin
+
+# The container image (not part of make test): `make image` builds it,
+# `make image-smoke` builds it and runs it as a user would (uid 10001 under
+# tini, no capabilities, a health check on a non-default port, a key made
+# with exec, a pack of a local fixture site, a graceful stop that exits 0);
+# see scripts/image-smoke.sh. ENGINE is docker when its daemon answers, else
+# podman; set ENGINE=podman (or docker) to choose.
+ENGINE ?= $(shell if docker info >/dev/null 2>&1; then echo docker; \
+	elif command -v podman >/dev/null 2>&1; then echo podman; else echo docker; fi)
+IMAGE  ?= brandpack:$(subst +,-,$(VERSION))
+.PHONY: image image-smoke
+image:
+	$(ENGINE) build --build-arg VERSION=$(VERSION) -t $(IMAGE) .
+
+image-smoke: image
+	ENGINE=$(ENGINE) IMAGE=$(IMAGE) GO=$(GO) bash scripts/image-smoke.sh
 
 # Fit the judge's rankers and the voice classifier to the labelled data
 # (testdata/signals + testdata/corpus, testdata/voice) and write the small

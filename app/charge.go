@@ -52,7 +52,7 @@ func (s *Service) fresh(p *Pack) bool {
 // when an extraction is needed.
 func (s *Service) getPack(ctx context.Context, u *User, domain, target string, r *reservation) (p *Pack, err error) {
 	defer func() {
-		requeued := r != nil && r.retry && ErrorCode(err) == EUNAVAILABLE
+		requeued := r != nil && r.retry && transient(err)
 		if r != nil && (p == nil || p.Metadata.Cached) && !requeued {
 			s.refundReservation(u, r)
 		}

@@ -21,7 +21,12 @@ const (
 	// none is reachable). Not a scrape failure: the scrape never started,
 	// and nothing is charged. Added in the spirit of spec §9 (new codes).
 	EUNAVAILABLE = "scraper_unavailable"
-	ECONFLICT    = "conflict" // 409, admin commands (duplicate email …)
+	// 503 + Retry-After: the database's writer was not free within the
+	// bound (another process holds SQLite's write lock: a backup, an
+	// operator's sqlite3 shell). Nothing was written or charged; retry.
+	// Also added per spec §9.
+	EBUSY     = "service_unavailable"
+	ECONFLICT = "conflict" // 409, admin commands (duplicate email …)
 
 	// OAuth-level codes. They never reach REST; the oauth and mcp surfaces
 	// map them through their own tables.

@@ -129,7 +129,7 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 			r.retry = retry
 		}
 		p, err = s.getPack(ctx, u, j.Domain, j.URL, r)
-		if retry && ErrorCode(err) == EUNAVAILABLE {
+		if retry && transient(err) {
 			if s.requeueJob(ctx, j, err) {
 				return
 			}
@@ -160,8 +160,9 @@ func (s *Service) runJob(ctx context.Context, j *Job) {
 	}
 }
 
-// requeueJob puts a job refused for want of a browser back in the queue
-// (queued, as before its claim), to be tried again after the backoff delay.
+// requeueJob puts a job refused for want of a browser (or cut short by a
+// shutdown, or refused by a busy database) back in the queue (queued, as
+// before its claim), to be tried again after the backoff delay.
 // Its unit stays reserved (charge.go). It reports whether the row was
 // requeued.
 func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) bool {
@@ -170,7 +171,7 @@ func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) bool {
 		s.log.Error("requeue job", "job_id", j.ID, "err", err)
 		return false
 	}
-	s.log.Info("job requeued: no browser available", "job_id", j.ID, "retry_in", d, "err", cause)
+	s.log.Info("job requeued", "job_id", j.ID, "code", ErrorCode(cause), "retry_in", d, "err", cause)
 	return true
 }
 

@@ -36,7 +36,7 @@ func (s *Service) extractShared(ctx context.Context, domain, target string) (pac
 			return packResult{pack: p}, nil
 		}
 		start, t0 := s.Now(), time.Now()
-		ex, err := s.extractor.Extract(ctx, domain, target)
+		ex, err := s.extract(ctx, domain, target)
 		s.metrics.Extraction(extractionOutcome(err), time.Since(t0))
 		if err != nil {
 			s.log.Info("extraction failed", "domain", domain, "code", ErrorCode(err), "err", err,

@@ -38,6 +38,10 @@ type Service struct {
 	packs   flight[packResult]
 	jobWake chan struct{}
 	logq    chan RequestLog
+
+	// stop ends when a shutdown's drain window closes (CutShort, drain.go).
+	stop    context.Context
+	cutStop context.CancelCauseFunc
 }
 
 func NewService(cfg Config) *Service {
@@ -53,6 +57,7 @@ func NewService(cfg Config) *Service {
 		jobWake:    make(chan struct{}, 1),
 		logq:       make(chan RequestLog, 4096),
 	}
+	s.stop, s.cutStop = context.WithCancelCause(context.Background())
 	if s.now == nil {
 		s.now = time.Now
 	}

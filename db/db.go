@@ -42,6 +42,8 @@ var _ app.Store = (*DB)(nil)
 
 const (
 	// writerParams configure the single writer connection (PocketBase style).
+	// Its busy timeout is set again before every write to what is left of
+	// the write wait (writer.go).
 	writerParams = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	// readerParams configure the read-only pool. mode=ro makes SQLite refuse
@@ -56,7 +58,7 @@ const (
 // DB is the SQLite store. It is safe for concurrent use.
 type DB struct {
 	path   string
-	writer *sql.DB // exactly one connection
+	writer *writer // exactly one connection, behind a bounded wait (writer.go)
 	reader *sql.DB // read-only pool
 	log    *slog.Logger
 
@@ -90,8 +92,9 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 	}
 	f.Close()
 
-	d := &DB{path: abs, log: logger}
-	d.writer, err = sql.Open("sqlite", fileURI(abs, writerParams))
+	d := &DB{path: abs, log: logger, writer: &writer{}}
+	d.SetWriteWait(DefaultWriteWait)
+	d.writer.DB, err = sql.Open("sqlite", fileURI(abs, writerParams))
 	if err != nil {
 		return nil, fmt.Errorf("db: open writer: %w", err)
 	}
@@ -125,7 +128,7 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 		return nil, fmt.Errorf("db: migrations: %w", err)
 	}
 	// The provider is never closed: Provider.Close closes the *sql.DB.
-	d.migrations, err = goose.NewProvider(goose.DialectSQLite3, d.writer, sub,
+	d.migrations, err = goose.NewProvider(goose.DialectSQLite3, d.writer.DB, sub,
 		goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		d.Close()
@@ -154,7 +157,7 @@ func (d *DB) Close() error {
 	if d.reader != nil {
 		errs = append(errs, d.reader.Close())
 	}
-	if d.writer != nil {
+	if d.writer.DB != nil {
 		// Cheap, and keeps the query planner's statistics fresh.
 		_, _ = d.writer.Exec("PRAGMA optimize")
 		errs = append(errs, d.writer.Close())
@@ -257,7 +260,7 @@ func (d *DB) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("db: begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(tx.Tx); err != nil {
 		tx.Rollback()
 		return err
 	}

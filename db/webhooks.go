@@ -60,7 +60,7 @@ func (d *DB) DeleteWebhookEndpoint(ctx context.Context, userID int64, id string)
 	return mustAffect(res, "Webhook endpoint not found.")
 }
 
-func scanSecret(row *sql.Row) (*app.WebhookSecret, error) {
+func scanSecret(row interface{ Scan(...any) error }) (*app.WebhookSecret, error) {
 	var s app.WebhookSecret
 	err := row.Scan(&s.UserID, &s.Secret, timeCol{&s.CreatedAt}, nullTimeCol{&s.ShownAt})
 	if errors.Is(err, sql.ErrNoRows) {

@@ -24,8 +24,9 @@ const (
 )
 
 // codeOf is THE table of the MCP surface: application error code → JSON-RPC
-// code. Codes not listed (unavailable, invalid_token, not_found, forbidden)
-// are -32000 GenericError; unavailable's data has retry_after_seconds.
+// code. Codes not listed (scraper_unavailable, service_unavailable,
+// invalid_token, not_found, forbidden) are -32000 GenericError; the two
+// unavailable codes' data has retry_after_seconds.
 var codeOf = map[string]int64{
 	app.EVALIDATION: jsonrpc.CodeInvalidParams,
 	app.EQUOTA:      CodeQuota,

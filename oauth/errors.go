@@ -24,6 +24,7 @@ const (
 	errUnsupportedTokenType    = "unsupported_token_type"
 	errServerError             = "server_error"
 	errSlowDown                = "slow_down"
+	errUnavailable             = "temporarily_unavailable" // RFC 6749 §4.1.2.1; the database was busy
 )
 
 // errorStatus is THE table of the OAuth surface: every OAuth error
@@ -42,6 +43,7 @@ var errorStatus = map[string]int{
 	errUnsupportedTokenType:    http.StatusBadRequest,
 	errServerError:             http.StatusInternalServerError,
 	errSlowDown:                http.StatusTooManyRequests,
+	errUnavailable:             http.StatusServiceUnavailable,
 }
 
 // Error is an OAuth protocol error: a stable identifier and a description
@@ -75,6 +77,8 @@ func asOAuth(log *slog.Logger, err error) *Error {
 		return oerr(errInvalidGrant, app.ErrorMessage(err))
 	case app.EFORBIDDEN:
 		return oerr(errInvalidClient, app.ErrorMessage(err))
+	case app.EBUSY:
+		return oerr(errUnavailable, app.ErrorMessage(err))
 	}
 	log.Error("oauth: internal error", "err", err)
 	return oerr(errServerError, "Internal error.")

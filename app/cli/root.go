@@ -31,6 +31,7 @@ var exitCodes = map[string]int{
 	app.ETIMEOUT:     8,
 	app.EINVALIDKEY:  9,
 	app.EUNAVAILABLE: 10,
+	app.EBUSY:        11,
 }
 
 // usageError marks bad command-line input (exit 2).

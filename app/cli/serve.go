@@ -29,6 +29,7 @@ func newServeCommand() *cobra.Command {
 	var (
 		addr, publicURL, pricingURL, trusted, logLevel string
 		metricsAddr                                    string
+		dbWait, drain                                  time.Duration
 		ipRate                                         float64
 		ipBurst                                        int
 		bf                                             browserFlags
@@ -53,6 +54,9 @@ func newServeCommand() *cobra.Command {
 			if pricingURL == "" {
 				pricingURL = publicURL + "/pricing"
 			}
+			if dbWait <= 0 || drain < 0 {
+				return usageError{fmt.Errorf("--db-wait must be positive and --drain-timeout not negative")}
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 
@@ -61,6 +65,7 @@ func newServeCommand() *cobra.Command {
 				return err
 			}
 			defer d.Close()
+			d.SetWriteWait(dbWait)
 			door, err := bf.newDoor(log) // the one egress door: page loads, logos, client metadata
 			if err != nil {
 				return err
@@ -132,10 +137,25 @@ func newServeCommand() *cobra.Command {
 				return err
 			case <-ctx.Done():
 			}
-			log.Info("shutting down")
-			shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			// SIGTERM: stop taking work (the listener closes, idle
+			// connections end, job and webhook workers claim nothing new),
+			// let what runs finish within the drain window, then cut the
+			// rest short: it answers 503 service_unavailable (refunded) and
+			// jobs go back to the queue. The browser lives until the end.
+			log.Info("shutting down", "drain", drain)
+			cut := time.AfterFunc(drain, func() {
+				log.Warn("drain window over: cutting short what still runs")
+				svc.CutShort()
+			})
+			defer cut.Stop()
+			shutCtx, cancel := context.WithTimeout(context.Background(), drain+shutdownGrace)
 			defer cancel()
 			err = srv.Shutdown(shutCtx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				log.Warn("requests still open after the drain window; closing them")
+				_ = srv.Close() // its listener error: the listener is closed already
+				err = nil
+			}
 			wg.Wait()
 			if errors.Is(err, http.ErrServerClosed) {
 				err = nil
@@ -152,6 +172,8 @@ func newServeCommand() *cobra.Command {
 	f.StringVar(&trusted, "trusted-proxies", "", "CIDRs whose X-Forwarded-For is trusted, comma-separated")
 	f.StringVar(&metricsAddr, "metrics-addr", "", "serve GET /metrics (Prometheus) on this separate address, e.g. 127.0.0.1:9090 (default off; never expose it publicly)")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	f.DurationVar(&dbWait, "db-wait", db.DefaultWriteWait, "longest wait for the database's writer (another process may hold its write lock), then 503 service_unavailable with Retry-After")
+	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests and extractions may finish before they are cut short (503, refunded); keep it below the container's stop timeout")
 	bf.register(cmd, true)
 	return cmd
 }
@@ -246,6 +268,10 @@ func newLogger(cmd *cobra.Command, level string) (*slog.Logger, error) {
 	}
 	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: l})), nil
 }
+
+// shutdownGrace is how long, after the drain window, requests cut short
+// have to write their 503 before their connections are closed.
+const shutdownGrace = 5 * time.Second
 
 // sweepEvery is how often serve runs the retention sweep.
 const sweepEvery = 10 * time.Minute

@@ -21,6 +21,7 @@ var statusOf = map[string]int{
 	app.ESCRAPER:     http.StatusBadGateway,
 	app.ETIMEOUT:     http.StatusGatewayTimeout,
 	app.EUNAVAILABLE: http.StatusServiceUnavailable, // with Retry-After (writeError)
+	app.EBUSY:        http.StatusServiceUnavailable, // with Retry-After (writeError)
 }
 
 // ErrorStatus returns the HTTP status for an error.
