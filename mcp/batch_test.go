@@ -94,6 +94,15 @@ func TestBatchTool(t *testing.T) {
 			t.Errorf("%v: field = %v, want %s", tc.args, d["field"], tc.field)
 		}
 	}
+	// An internal entry is refused as forbidden (docs/mcp.md): -32000 with
+	// data.error forbidden_resource, naming the entry.
+	for _, internal := range []string{"localhost", "127.0.0.1", "http://10.0.0.8/"} {
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_brand_packs",
+			Arguments: map[string]any{"domains": []any{"fine.example", internal}}})
+		if d := rpcErr(t, err, mcp.CodeGeneric); d["error"] != "forbidden_resource" || d["field"] != "domains[1]" {
+			t.Errorf("%s: data = %v, want forbidden_resource on domains[1]", internal, d)
+		}
+	}
 }
 
 // Arguments a tool's input schema does not list are refused (-32602 naming

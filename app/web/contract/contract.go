@@ -171,23 +171,7 @@ func (c *Checker) Check(x Exchange) error {
 	if op == nil {
 		return c.checkUndocumented(x)
 	}
-	route := &routers.Route{Spec: c.doc, Path: r.template, PathItem: r.item, Method: req.Method, Operation: op}
-
-	// The request as the server read it; its Content-Type is not checked
-	// by the server (the document says so), so JSON is assumed.
-	vreq := req.Clone(context.Background())
-	vreq.Body = nil
-	if len(x.RequestBody) > 0 || req.Method == http.MethodPost {
-		vreq.Body = readCloser{bytes.NewReader(x.RequestBody)}
-		if vreq.Header.Get("Content-Type") == "" {
-			vreq.Header.Set("Content-Type", "application/json")
-		}
-	}
-	in := &openapi3filter.RequestValidationInput{
-		Request: vreq, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: bearerKey, SchemaValidationOptions: formats},
-	}
-	reqErr := openapi3filter.ValidateRequest(context.Background(), in)
+	in, reqErr := c.validateRequest(r, params, op, x.Request, x.RequestBody)
 	if reqErr != nil && (x.Status < 400 || x.Status >= 500) {
 		return fmt.Errorf("the document calls the request invalid, the server answered %d: %v", x.Status, short(reqErr))
 	}
@@ -205,6 +189,36 @@ func (c *Checker) Check(x Exchange) error {
 		return fmt.Errorf("%s %d: %v; body %s", op.OperationID, x.Status, short(err), clip(x.Body))
 	}
 	return nil
+}
+
+// ValidateRequest tells whether the document calls a request (with its
+// body) valid; a request to no documented operation is an error too.
+func (c *Checker) ValidateRequest(req *http.Request, body []byte) error {
+	r, params := c.find(req.URL)
+	if r == nil || r.item.GetOperation(req.Method) == nil {
+		return fmt.Errorf("%s %s is not a documented operation", req.Method, req.URL.EscapedPath())
+	}
+	_, err := c.validateRequest(r, params, r.item.GetOperation(req.Method), req, body)
+	return err
+}
+
+func (c *Checker) validateRequest(r *route, params map[string]string, op *openapi3.Operation, req *http.Request, body []byte) (*openapi3filter.RequestValidationInput, error) {
+	route := &routers.Route{Spec: c.doc, Path: r.template, PathItem: r.item, Method: req.Method, Operation: op}
+	// The request as the server read it; its Content-Type is not checked
+	// by the server (the document says so), so JSON is assumed.
+	vreq := req.Clone(context.Background())
+	vreq.Body = nil
+	if len(body) > 0 || req.Method == http.MethodPost {
+		vreq.Body = readCloser{bytes.NewReader(body)}
+		if vreq.Header.Get("Content-Type") == "" {
+			vreq.Header.Set("Content-Type", "application/json")
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{
+		Request: vreq, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: bearerKey, SchemaValidationOptions: formats},
+	}
+	return in, openapi3filter.ValidateRequest(context.Background(), in)
 }
 
 // checkUndocumented: a path or method the document does not have. Under
