@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -52,15 +53,27 @@ func TestDesignSites(t *testing.T) {
 		}
 		n++
 		t.Run(h, func(t *testing.T) {
-			checks := scoreSite(t, e, h, e.sites.roots[h])
+			x, err := e.x.Extract(context.Background(), h, h)
+			if err != nil {
+				t.Fatalf("extract: %v", err)
+			}
+			checkPack(t, h, x, true)
 			design := 0
-			for _, c := range checks {
+			for _, c := range append(Score(x, exp, e.sites.roots[h]), ScoreDesign(x.Pack, exp)...) {
 				if strings.HasPrefix(c.Field, "design.") {
 					design++
+				}
+				if !c.OK {
+					t.Errorf("%s: got %s, want %s", c.Field, c.Got, c.Want)
 				}
 			}
 			if design < 10 {
 				t.Errorf("only %d design checks", design)
+			}
+			if size := packGzipSize(t, x.Pack); size > maxPackGzip {
+				t.Errorf("pack is %d bytes gzipped, want ≤ %d", size, maxPackGzip)
+			} else {
+				t.Logf("pack: %d bytes gzipped", size)
 			}
 		})
 	}
