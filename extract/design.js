@@ -188,7 +188,7 @@
     const ov = overlayOf(el);
     let own = 0;
     for (const ch of el.childNodes) if (ch.nodeType === 3) own += ch.nodeValue.trim().length;
-    const where = el.closest('footer,[role=contentinfo]') ? 'footer' : (el.closest('header,nav,[role=banner],[role=navigation]') ? 'header' : '');
+    const where = el.closest('footer,[role=contentinfo],[class*=footer i],[id*=footer i]') ? 'footer' : (el.closest('header,nav,[role=banner],[role=navigation]') ? 'header' : '');
     const btn = isButton(el, cs, rect);
     const inBtn = btn || !!(el.parentElement && el.parentElement.closest('button,[role=button],a[class*=btn],a[class*=button]'));
 

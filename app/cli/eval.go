@@ -28,6 +28,8 @@ type siteResult struct {
 	Checks []extract.Check `json:"checks"`
 	Passed int             `json:"passed"`
 	Total  int             `json:"total"`
+	// Design: the checks of expected.json "design" (not in the table's columns).
+	Design []extract.Check `json:"design,omitempty"`
 }
 
 // evalReport is `brandpack eval --json`.
@@ -37,6 +39,9 @@ type evalReport struct {
 	Passed int            `json:"passed"`
 	Total  int            `json:"total"`
 	P50MS  int64          `json:"p50_ms"`
+	// Design checks (expected.json "design"), counted apart from the table.
+	DesignPassed int `json:"design_passed"`
+	DesignTotal  int `json:"design_total"`
 }
 
 func newEvalCommand() *cobra.Command {
@@ -90,6 +95,9 @@ per-site, per-field table and the totals; exits 1 when any check fails.`,
 			}
 			if rep.Passed != rep.Total {
 				return fmt.Errorf("eval: %d of %d checks failed", rep.Total-rep.Passed, rep.Total)
+			}
+			if rep.DesignPassed != rep.DesignTotal {
+				return fmt.Errorf("eval: %d of %d design checks failed", rep.DesignTotal-rep.DesignPassed, rep.DesignTotal)
 			}
 			return nil
 		},
@@ -186,6 +194,7 @@ func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string
 				err = xerr
 			} else {
 				res.Checks = extract.Score(x, exp, dir)
+				res.Design = extract.ScoreDesign(x.Pack, exp)
 			}
 		}
 		if err != nil {
@@ -199,6 +208,12 @@ func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string
 			if c.OK {
 				res.Passed++
 				rep.Fields[c.Field]++
+			}
+		}
+		for _, c := range res.Design {
+			rep.DesignTotal++
+			if c.OK {
+				rep.DesignPassed++
 			}
 		}
 		rep.Passed += res.Passed
@@ -246,6 +261,16 @@ func printScorecard(w io.Writer, rep evalReport) {
 		for _, c := range s.Checks {
 			if !c.OK && s.Error == "" {
 				fmt.Fprintf(w, "%s %s: got %s, want %s\n", s.Site, c.Field, c.Got, c.Want)
+			}
+		}
+	}
+	if rep.DesignTotal > 0 {
+		fmt.Fprintf(w, "design (expected.json \"design\"): %d/%d checks\n", rep.DesignPassed, rep.DesignTotal)
+		for _, s := range rep.Sites {
+			for _, c := range s.Design {
+				if !c.OK {
+					fmt.Fprintf(w, "%s %s: got %s, want %s\n", s.Site, c.Field, c.Got, c.Want)
+				}
 			}
 		}
 	}

@@ -138,23 +138,23 @@ func buttonScore(o ControlObs, brand colour.RGBA, brandOK bool) float64 {
 	return s
 }
 
-// chooseLink is the style of most link text in the content (else in the
-// footer; navigation links are the header's own style).
+// chooseLink is the style of most link text in the content. Navigation
+// and footer links are the header's and the footer's own style (a dark
+// footer's pale links are not the page's link colour): without links in
+// the content there is no link component.
 func chooseLink(links []ControlObs) *app.ComponentStyle {
-	for _, where := range []string{"", "footer"} {
-		var top *ControlObs
-		for i := range links {
-			l := &links[i]
-			if l.Where == where && (top == nil || l.Chars > top.Chars) {
-				top = l
-			}
-		}
-		if top != nil {
-			st := componentStyle(*top)
-			return &st
+	var top *ControlObs
+	for i := range links {
+		l := &links[i]
+		if l.Where == "" && (top == nil || l.Chars > top.Chars) {
+			top = l
 		}
 	}
-	return nil
+	if top == nil {
+		return nil
+	}
+	st := componentStyle(*top)
+	return &st
 }
 
 // componentStyle turns one observed element into the pack's style.
@@ -246,7 +246,9 @@ var statusWords = map[string]string{
 	"success": "success", "valid": "success", "positive": "success",
 	"warning": "warning", "warn": "warning", "caution": "warning",
 	"danger": "danger", "error": "danger", "invalid": "danger", "negative": "danger", "destructive": "danger", "critical": "danger",
-	"info": "info", "notice": "info", "note": "info", "tip": "info",
+	"info": "info", "notice": "info", "tip": "info",
+	// "note" is recorded but names too many things (side notes, notes
+	// lists) to be a status.
 }
 
 // minStatusChroma: a status colour is a colour (LCh chroma), not a grey.

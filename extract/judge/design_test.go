@@ -205,10 +205,12 @@ func TestChooseComponents(t *testing.T) {
 		t.Errorf("card %+v", k)
 	}
 
-	// Only a cookie button, the browser's own grey button and one lone box: no components at all.
+	// Only a cookie button, the browser's own grey button, one lone box and
+	// links in the navigation and a dark footer: no components at all.
 	ua := button("Go", 40, 22, true, "rgb(239, 239, 239)", "rgb(255, 255, 255)")
 	ua.Pad = []float64{1, 6, 1, 6}
-	if c := chooseComponents(&DesignSignals{Controls: []ControlObs{cookie, ua, card}}, "#136F63"); c != nil {
+	foot := ControlObs{Kind: "link", Where: "footer", Color: "rgb(207, 224, 218)", FW: 400, Chars: 300}
+	if c := chooseComponents(&DesignSignals{Controls: []ControlObs{cookie, ua, card, nav, foot}}, "#136F63"); c != nil {
 		t.Errorf("got %+v, want none", c)
 	}
 	// Without first-viewport buttons the most prominent anywhere leads;
@@ -226,7 +228,8 @@ func TestChooseSemantic(t *testing.T) {
 		{Word: "warning", Bg: "rgb(255, 244, 214)", Color: "rgb(107, 78, 0)", BC: "rgb(224, 161, 0)", N: 1},
 		{Word: "success", Bg: "rgb(30, 123, 74)", Color: "rgb(255, 255, 255)", N: 2},
 		{Word: "error", Color: "rgb(180, 35, 24)", N: 1},
-		{Word: "info", Color: "rgb(40, 40, 40)", N: 5}, // a grey: no colour
+		{Word: "info", Color: "rgb(40, 40, 40)", N: 5},                          // a grey: no colour
+		{Word: "note", Color: "rgb(38, 28, 33)", BC: "rgb(217, 164, 65)", N: 1}, // a side note: no status
 	}}}
 	sig.RootVars = []RootVar{{Name: "--color-info", C: "rgb(56, 103, 214)"}, {Name: "--bs-warning", C: "rgb(255, 193, 7)"}}
 	comps := &app.Components{Link: &app.ComponentStyle{Text: "#136F63"}}
