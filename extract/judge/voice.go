@@ -150,21 +150,31 @@ func analyzeVoice(copyText string) app.Voice {
 	return app.Voice{Tone: tone, Archetype: archetype, ArchetypeConfidence: confidence, Descriptors: desc}
 }
 
+// guessConfidence is the confidence of an archetype the copy says nothing
+// about: one in twelve.
+var guessConfidence = math.Round(100.0/float64(len(ArchetypeOrder))) / 100
+
 // classifyArchetype is the embedded model's most probable archetype and its
-// probability (rounded to two decimals). Without a model (a broken file,
-// which TestVoiceModelLoads rules out) it falls back to the lexicons' vote
-// with the confidence of a guess, 1/12.
+// probability (rounded to two decimals). Copy in which the model knows no
+// feature (another script, no words) gets Everyman with the confidence of a
+// guess, rather than the model's priors. Without a model (a broken file,
+// which TestVoiceModelLoads rules out) it falls back to the lexicons' vote,
+// also as a guess.
 func classifyArchetype(copyText, text string, tokens []string) (string, float64) {
-	if voiceModel == nil {
+	var p []float64
+	known := 0
+	if voiceModel != nil {
+		p, known = voiceModel.Classify(copyText)
+	}
+	if known == 0 {
 		archetype, best := "Everyman", 0
 		for _, a := range ArchetypeOrder {
 			if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
 				archetype, best = a, n
 			}
 		}
-		return archetype, math.Round(100.0/float64(len(ArchetypeOrder))) / 100
+		return archetype, guessConfidence
 	}
-	p := voiceModel.Probabilities(copyText)
 	best := 0
 	for k := range p {
 		if p[k] > p[best] {

@@ -83,12 +83,23 @@ func LoadVoiceModel(b []byte) (*VoiceModel, error) {
 // Probabilities is the model's probability of each archetype (in
 // ArchetypeOrder) for the copy; they sum to 1.
 func (m *VoiceModel) Probabilities(copyText string) []float64 {
+	p, _ := m.Classify(copyText)
+	return p
+}
+
+// Classify is Probabilities and the number of the copy's word features
+// the model knows (0: the model read no word, and the probabilities are
+// little more than its priors).
+func (m *VoiceModel) Classify(copyText string) (p []float64, known int) {
 	z := make([]float64, len(m.Classes))
 	for k := range z {
 		z[k] = float64(m.Bias[k])
 	}
 	for _, f := range VoiceFeatures(copyText, m.Options) {
 		if w, ok := m.Weights[f.Name]; ok {
+			if strings.IndexFunc(f.Name[strings.IndexByte(f.Name, ':')+1:], unicode.IsLetter) >= 0 {
+				known++ // a word, not only "!", "?" or a number
+			}
 			for k := range z {
 				z[k] += f.Value * float64(w[k])
 			}
@@ -97,7 +108,7 @@ func (m *VoiceModel) Probabilities(copyText string) []float64 {
 	for k := range z {
 		z[k] /= m.Scale * m.Temperature
 	}
-	return Softmax(z)
+	return Softmax(z), known
 }
 
 // Softmax turns logits into probabilities (numerically stable).

@@ -32,6 +32,7 @@ import (
 const (
 	labelledPath = "testdata/voice/labelled.json"
 	tunerPath    = "testdata/voice/samples.json"
+	fixturesPath = "testdata/voice/fixtures.json"
 	modelPath    = "extract/judge/voicemodel.json"
 	folds        = 5
 	foldSeed     = "brandpack-voice-1"
@@ -42,6 +43,7 @@ func main() {
 	sites := flag.String("sites", "", "directory of HOST/expected.json labels of real sites to score (held out of the fit)")
 	signals := flag.String("signals", "testdata/signals", "directory of the real sites' recorded HOST.json Signals")
 	out := flag.String("o", modelPath, "model file to write")
+	fixtures := flag.String("fixtures", "", "re-collect "+fixturesPath+" from testdata/signals and the expected.json files in testdata/sites, DIR/sites and DIR/real (DIR: the shared fixtures), then stop")
 	p := defaultParams
 	flag.Float64Var(&p.lambda, "lambda", p.lambda, "L2 penalty")
 	flag.IntVar(&p.opts.StemLen, "stem", p.opts.StemLen, "stem length")
@@ -54,6 +56,15 @@ func main() {
 	flag.IntVar(&p.iters, "iters", p.iters, "gradient steps")
 	flag.BoolVar(&p.noTuner, "notuner", false, "leave the tuner's set out of the training data")
 	flag.Parse()
+	if *fixtures != "" {
+		n, err := writeFixtures(fixturesPath, []string{filepath.Join("testdata", "sites"), filepath.Join(*fixtures, "sites"), filepath.Join(*fixtures, "real")})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "trainvoice:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("wrote %s (%d sites)\n", fixturesPath, n)
+		return
+	}
 	if err := run(os.Stdout, p, *cvOnly, *sites, *signals, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "trainvoice:", err)
 		os.Exit(1)
@@ -87,12 +98,14 @@ func run(w io.Writer, p params, cvOnly bool, sites, signals, out string) error {
 	return nil
 }
 
-// loadSets reads the independent set and the tuner's set under root.
+// loadSets reads the independent set and the training-only sets under
+// root: the tuner's samples and the project's fixture sites' copy.
 func loadSets(root string) (indep, tuner []sample, err error) {
+	var fixtures []sample
 	for _, f := range []struct {
 		path string
 		into *[]sample
-	}{{labelledPath, &indep}, {tunerPath, &tuner}} {
+	}{{labelledPath, &indep}, {tunerPath, &tuner}, {fixturesPath, &fixtures}} {
 		b, err := os.ReadFile(filepath.Join(root, f.path))
 		if err != nil {
 			return nil, nil, err
@@ -104,7 +117,7 @@ func loadSets(root string) (indep, tuner []sample, err error) {
 	for i := range tuner {
 		tuner[i].ID = fmt.Sprintf("tuner-%03d", i+1)
 	}
-	return indep, tuner, nil
+	return indep, append(tuner, fixtures...), nil
 }
 
 // train fits the model that ships: both sets, the calibrated temperature.
