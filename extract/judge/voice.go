@@ -205,3 +205,18 @@ func Capitalize(s string) string {
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
 }
+
+// ArchetypeConfidence is the classifier's probability of archetype for the
+// copy (two decimals): the confidence of an archetype chosen elsewhere (the
+// optional LLM refinement), on the same scale as the judge's own.
+func ArchetypeConfidence(copyText, archetype string) float64 {
+	k := slices.Index(ArchetypeOrder, archetype)
+	if voiceModel == nil || k < 0 {
+		return guessConfidence
+	}
+	p, known := voiceModel.Classify(copyText)
+	if known == 0 {
+		return guessConfidence
+	}
+	return math.Round(100*p[k]) / 100
+}

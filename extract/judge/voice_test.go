@@ -156,3 +156,23 @@ func TestVoiceFixtureSites(t *testing.T) {
 		}
 	}
 }
+
+// TestArchetypeConfidence: the confidence of any archetype is the model's
+// probability of it, the same figure analyzeVoice reports for its choice.
+func TestArchetypeConfidence(t *testing.T) {
+	text := "Push harder, climb further and beat your goal. No excuses: the summit is the challenge."
+	v := analyzeVoice(text)
+	if got := ArchetypeConfidence(text, v.Archetype); got != v.ArchetypeConfidence {
+		t.Errorf("ArchetypeConfidence(%s) = %.2f, analyzeVoice says %.2f", v.Archetype, got, v.ArchetypeConfidence)
+	}
+	sum := 0.0
+	for _, a := range ArchetypeOrder {
+		sum += ArchetypeConfidence(text, a)
+	}
+	if sum < 0.9 || sum > 1.1 {
+		t.Errorf("confidences of the twelve sum to %.2f", sum)
+	}
+	if got := ArchetypeConfidence("Добро пожаловать", "Sage"); got != guessConfidence {
+		t.Errorf("unreadable copy: %.2f, want %.2f", got, guessConfidence)
+	}
+}
