@@ -167,13 +167,7 @@ func classifyArchetype(copyText, text string, tokens []string) (string, float64)
 		p, known = voiceModel.Classify(copyText)
 	}
 	if known == 0 {
-		archetype, best := "Everyman", 0
-		for _, a := range ArchetypeOrder {
-			if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
-				archetype, best = a, n
-			}
-		}
-		return archetype, guessConfidence
+		return lexiconVote(text, tokens), guessConfidence
 	}
 	best := 0
 	for k := range p {
@@ -219,4 +213,21 @@ func ArchetypeConfidence(copyText, archetype string) float64 {
 		return guessConfidence
 	}
 	return math.Round(100*p[k]) / 100
+}
+
+// LexiconArchetype is the archetype whose lexicon the copy matches most
+// (Everyman when none): the classifier before the model, kept as the
+// baseline trainvoice prints and as the fallback without a model.
+func LexiconArchetype(copyText string) string {
+	return lexiconVote(" "+strings.ToLower(strings.Join(strings.Fields(copyText), " "))+" ", tokenize(copyText))
+}
+
+func lexiconVote(text string, tokens []string) string {
+	archetype, best := "Everyman", 0
+	for _, a := range ArchetypeOrder {
+		if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
+			archetype, best = a, n
+		}
+	}
+	return archetype
 }

@@ -300,6 +300,13 @@ func (c cvResult) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, all.row("ALL"))
+	var lex, sage tally
+	for _, pr := range c.preds {
+		lex.add(pr.s, onehot(judge.LexiconArchetype(pr.s.Text)))
+		sage.add(pr.s, onehot("Sage"))
+	}
+	fmt.Fprintln(w, lex.row("(lexicon vote)"))
+	fmt.Fprintln(w, sage.row("(always Sage)"))
 	fmt.Fprintln(w, "\nby archetype (the label's)")
 	for _, a := range judge.ArchetypeOrder {
 		if t := byA[a]; t != nil {
@@ -394,4 +401,11 @@ func encodeModel(m *judge.VoiceModel) []byte {
 	}
 	b.WriteString("}}\n")
 	return b.Bytes()
+}
+
+// onehot is a fixed answer as a probability vector (a baseline's).
+func onehot(archetype string) []float64 {
+	p := make([]float64, len(judge.ArchetypeOrder))
+	p[slices.Index(judge.ArchetypeOrder, archetype)] = 1
+	return p
 }

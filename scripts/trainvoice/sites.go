@@ -73,8 +73,10 @@ func scoreSites(w io.Writer, labelsDir, signalsDir string, indep, tuner []sample
 	}
 	fmt.Fprintf(w, "\nreal sites (%s, copy from %s): model fitted without the %d samples taken from these sites (%s)\n",
 		labelsDir, signalsDir, len(dropped), strings.Join(ids, " "))
-	var t tally
+	var t, lex, sage tally
 	for _, s := range sites {
+		lex.add(sample{Archetype: s.label, Accept: s.accept}, onehot(judge.LexiconArchetype(s.text)))
+		sage.add(sample{Archetype: s.label, Accept: s.accept}, onehot("Sage"))
 		pr := m.Probabilities(s.text)
 		r := ranked(pr)
 		got := judge.ArchetypeOrder[r[0]]
@@ -91,6 +93,8 @@ func scoreSites(w io.Writer, labelsDir, signalsDir string, indep, tuner []sample
 	}
 	fmt.Fprintf(w, "%-14s %4s  %10s  %10s  %10s\n", "", "n", "label", "accepted", "top-2")
 	fmt.Fprintln(w, t.row("real sites"))
+	fmt.Fprintln(w, lex.row("(lexicon vote)"))
+	fmt.Fprintln(w, sage.row("(always Sage)"))
 	return nil
 }
 
