@@ -340,6 +340,15 @@ func (c cvResult) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-10s %s\n", a, strings.Join(parts, ", "))
 	}
+	fmt.Fprintln(w, "\nconfident misses (held-out probability ≥ 0.7, neither label nor accepted)")
+	for _, pr := range c.preds {
+		q := rescale(pr.p, c.temperature)
+		r := ranked(q)
+		got := judge.ArchetypeOrder[r[0]]
+		if q[r[0]] >= 0.7 && got != pr.s.Archetype && !slices.Contains(pr.s.Accept, got) {
+			fmt.Fprintf(w, "  %-7s %-9s got %-9s %.2f  %.70q\n", pr.s.ID, pr.s.Archetype, got, q[r[0]], pr.s.Text)
+		}
+	}
 	fmt.Fprintf(w, "\ncalibration: temperature %.2f fitted on these held-out predictions (mean NLL %.3f at T=1, %.3f at T=%.2f)\n",
 		c.temperature, meanNLL(c.preds, 1), meanNLL(c.preds, c.temperature), c.temperature)
 	fmt.Fprintf(w, "%-12s %4s  %9s  %9s\n", "confidence", "n", "mean conf", "label ok")
