@@ -123,6 +123,9 @@ func (c *llmClient) refine(ctx context.Context, log *slog.Logger, domain, copyTe
 		return v, cost
 	}
 	log.Debug("voice refined by LLM", "archetype", got.Archetype, "tokens", tokens, "ms", time.Since(start).Milliseconds())
+	// The confidence stays the classifier's: its probability of the
+	// archetype the LLM chose (low when the two disagree).
+	got.ArchetypeConfidence = judge.ArchetypeConfidence(copyText, got.Archetype)
 	return got, cost
 }
 

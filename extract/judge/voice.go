@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -9,11 +10,14 @@ import (
 	"github.com/brandpack/brandpack/app"
 )
 
-// Voice is judged offline and deterministically: the copy is tokenised and
-// counted against keyword lexicons (word stems) for the twelve Jungian
-// archetypes and for tone descriptors. A stem counts at most three times so
-// one repeated word cannot carry a whole page. Text in other languages
-// mostly matches nothing and falls back to defaults; it never fails.
+// Voice is judged offline and deterministically. The archetype is the most
+// probable of the twelve Jungian archetypes under the classifier fitted to
+// labelled copy (voicemodel.go), and archetype_confidence its probability.
+// Tone and descriptors come from keyword lexicons (word stems) for tone
+// descriptors, topped up from the archetype's defaults; the archetype
+// lexicons below are also features of the classifier. A stem counts at most
+// three times so one repeated word cannot carry a whole page. Copy in any
+// language gets a complete voice; it never fails.
 
 var ArchetypeOrder = []string{"Innocent", "Everyman", "Hero", "Outlaw", "Explorer", "Creator", "Ruler", "Magician", "Lover", "Caregiver", "Jester", "Sage"}
 
@@ -103,12 +107,7 @@ func analyzeVoice(copyText string) app.Voice {
 	text := " " + strings.ToLower(strings.Join(strings.Fields(copyText), " ")) + " "
 	tokens := tokenize(copyText)
 
-	archetype, best := "Everyman", 0
-	for _, a := range ArchetypeOrder {
-		if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
-			archetype, best = a, n
-		}
-	}
+	archetype, confidence := classifyArchetype(copyText, text, tokens)
 
 	type ds struct {
 		name  string
@@ -148,7 +147,35 @@ func analyzeVoice(copyText string) app.Voice {
 	if len(desc) > 2 {
 		tone = Capitalize(desc[0]) + ", " + desc[1] + " and " + desc[2]
 	}
-	return app.Voice{Tone: tone, Archetype: archetype, Descriptors: desc}
+	return app.Voice{Tone: tone, Archetype: archetype, ArchetypeConfidence: confidence, Descriptors: desc}
+}
+
+// guessConfidence is the confidence of an archetype the copy says nothing
+// about: one in twelve.
+var guessConfidence = math.Round(100.0/float64(len(ArchetypeOrder))) / 100
+
+// classifyArchetype is the embedded model's most probable archetype and its
+// probability (rounded to two decimals). Copy in which the model knows no
+// feature (another script, no words) gets Everyman with the confidence of a
+// guess, rather than the model's priors. Without a model (a broken file,
+// which TestVoiceModelLoads rules out) it falls back to the lexicons' vote,
+// also as a guess.
+func classifyArchetype(copyText, text string, tokens []string) (string, float64) {
+	var p []float64
+	known := 0
+	if voiceModel != nil {
+		p, known = voiceModel.Classify(copyText)
+	}
+	if known == 0 {
+		return lexiconVote(text, tokens), guessConfidence
+	}
+	best := 0
+	for k := range p {
+		if p[k] > p[best] {
+			best = k
+		}
+	}
+	return ArchetypeOrder[best], math.Round(100*p[best]) / 100
 }
 
 // directCopy: short sentences on average (imperatives, punchy claims).
@@ -171,4 +198,36 @@ func Capitalize(s string) string {
 	}
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
+}
+
+// ArchetypeConfidence is the classifier's probability of archetype for the
+// copy (two decimals): the confidence of an archetype chosen elsewhere (the
+// optional LLM refinement), on the same scale as the judge's own.
+func ArchetypeConfidence(copyText, archetype string) float64 {
+	k := slices.Index(ArchetypeOrder, archetype)
+	if voiceModel == nil || k < 0 {
+		return guessConfidence
+	}
+	p, known := voiceModel.Classify(copyText)
+	if known == 0 {
+		return guessConfidence
+	}
+	return math.Round(100*p[k]) / 100
+}
+
+// LexiconArchetype is the archetype whose lexicon the copy matches most
+// (Everyman when none): the classifier before the model, kept as the
+// baseline trainvoice prints and as the fallback without a model.
+func LexiconArchetype(copyText string) string {
+	return lexiconVote(" "+strings.ToLower(strings.Join(strings.Fields(copyText), " "))+" ", tokenize(copyText))
+}
+
+func lexiconVote(text string, tokens []string) string {
+	archetype, best := "Everyman", 0
+	for _, a := range ArchetypeOrder {
+		if n := countStems(text, tokens, archetypeLexicon[a]); n > best {
+			archetype, best = a, n
+		}
+	}
+	return archetype
 }
