@@ -276,18 +276,33 @@ type logoOpener func(o LogoOption, src string) *LogoFile
 // choice live and from recorded Signals. No logo candidate at all, or none
 // usable, means no logo: never a guess.
 func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener) logoPlan {
+	return planLogos(domain, pageURL, sig, man, open, nil)
+}
+
+// planLogos tries the candidates in the fitted model's order; those it
+// ranks below "no logo" are never tried.
+func planLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener, j *jctx) logoPlan {
 	label := domainLabel(hostOf(pageURL, domain))
-	body, names := bodyLogos(sig, label)
+	opts, cands, elems := logoCands(sig, man, pageURL, label)
+	j.record(DecLogo, cands)
 	icons := iconOptions(sig, man, pageURL)
-	var fallbacks []LogoOption
-	for _, o := range sig.JSONLD {
-		if o.Logo != "" {
-			fallbacks = append(fallbacks, LogoOption{src: o.Logo})
+	var names []string
+	var ordered []LogoOption
+	named := false
+	for _, i := range j.model().order(DecLogo, cands) {
+		if cands[i].Kind == "none" {
+			break
 		}
-	}
-	fallbacks = append(fallbacks, icons...)
-	if sig.Meta.OGImage != "" {
-		fallbacks = append(fallbacks, LogoOption{src: sig.Meta.OGImage})
+		if c := elems[i]; c != nil && !named {
+			// Only a logo in the header, the home link or the top band
+			// names the brand; any other image's alt text is about
+			// something else.
+			named = true
+			if c.InHeader || c.InHomeLink || c.Y < 160 {
+				names = append(names, c.Alt, c.Title)
+			}
+		}
+		ordered = append(ordered, opts[i])
 	}
 	plan := logoPlan{names: names}
 	seen := map[string]bool{}
@@ -305,7 +320,7 @@ func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logo
 		return f
 	}
 	var mainOpt LogoOption
-	for _, o := range append(body, fallbacks...) {
+	for _, o := range ordered {
 		if f := try(o, o.src); f != nil {
 			src := o.src
 			if o.Markup != "" {
@@ -336,6 +351,27 @@ func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logo
 		}
 	}
 	return plan
+}
+
+// ProbeLogos tries, beyond the plan, the candidates a fitted model might
+// rank first (up to eight page elements the hand rules do not reject
+// outright, and every fallback), so that recorded Signals hold the facts
+// of their files for training and cross-validation. The observer calls it
+// only when it records Signals.
+func ProbeLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener) {
+	opts, cands, _ := logoCands(sig, man, pageURL, domainLabel(hostOf(pageURL, domain)))
+	body := 0
+	for i, o := range opts {
+		switch cands[i].Kind {
+		case "none":
+			continue
+		case "body", "svg":
+			if body++; body > 8 || cands[i].X[3] < -0.2 {
+				continue
+			}
+		}
+		open(o, o.src)
+	}
 }
 
 // packLogos lists the plan's logos as the pack shows them (main, dark,
