@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
@@ -120,8 +119,3 @@ func BenchmarkJudge(b *testing.B) {
 	}
 }
 
-// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
-// asset bytes, so logos are compared by source path only.
-func ScoreJudged(p app.Pack, exp *Expected) []Check {
-	return score(&app.Extraction{Pack: p}, exp, "", true)
-}

@@ -385,3 +385,9 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool
 	}
 	return ok, got, want
 }
+
+// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
+// asset bytes, so logos are compared by source path only.
+func ScoreJudged(p app.Pack, exp *Expected) []Check {
+	return score(&app.Extraction{Pack: p}, exp, "", true)
+}

@@ -34,7 +34,7 @@ var brandFeatures = []string{
 
 // fileOrURL: a candidate that is a path, a file name or an address is never
 // a brand name.
-var fileOrURL = regexp.MustCompile(`(?i)[/\\\\]|://|^www\.|\.(png|jpe?g|gif|svg|webp|ico|avif|bmp|html?|php|aspx?|css|js)\b|^[\w-]+_[\w-]*\.\w+$`)
+var fileOrURL = regexp.MustCompile(`(?i)[/\\\\]|://|^www\.|\.(png|jpe?g|gif|svg|webp|ico|avif|bmp|html?|php|aspx?)\b|^[\w-]+_[\w-]*\.\w+$`)
 
 // hostWithTLD reports whether name is the page's host (or its registrable
 // name) written with its public suffix, e.g. "example.io".
