@@ -63,6 +63,19 @@ func writesWord(text, w string) int {
 	return len(re.FindAllStringIndex(text, 50))
 }
 
+// writesBare counts where text writes w as a word of its own, not as the
+// first label of a host name ("quoll" counts, "quoll.io" does not).
+func writesBare(text, w string) int {
+	if w == "" {
+		return 0
+	}
+	re, err := regexp.Compile(`(?i)(^|[^\p{L}\p{N}.])` + regexp.QuoteMeta(w) + `($|[^\p{L}\p{N}.]|\.($|\s))`)
+	if err != nil {
+		return 0
+	}
+	return len(re.FindAllStringIndex(text, 50))
+}
+
 // chooseBrandWith ranks the name candidates with the fitted model. Hard
 // rules first: never a file name, path or address; never the host with its
 // TLD when the page writes the bare name.
@@ -70,7 +83,7 @@ func chooseBrandWith(sig *Signals, host string, sources []nameSource, j *jctx) s
 	label := domainLabel(host)
 	hand := brandCasing(chooseBrand(host, sources), sig.Title, sig.Text)
 	parts, _ := brandParts(label, sources)
-	labelWritten := writesWord(sig.Title, label)+writesWord(sig.Text, label) > 0
+	labelWritten := writesBare(sig.Title, label)+writesBare(sig.Text, label) > 0
 	type agg struct {
 		kv    map[string]float64
 		order int
