@@ -151,4 +151,3 @@ func BenchmarkJudge(b *testing.B) {
 		}
 	}
 }
-
