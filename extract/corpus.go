@@ -3,12 +3,14 @@ package extract
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/brandpack/brandpack/app"
 	"github.com/brandpack/brandpack/extract/judge"
@@ -69,31 +71,13 @@ func Groups(s LabelledSite, m *judge.Model) map[string]judge.Group {
 	rec := func(dec string, cands []judge.Cand) {
 		g := judge.Group{}
 		for _, c := range cands {
-			pos := false
-			switch dec {
-			case judge.DecPrimary:
-				pos = s.Exp.PrimaryOK(c.Value)
-			case judge.DecBrand:
-				pos = s.Exp.BrandOK(c.Value)
-			case judge.DecFont:
-				pos = s.Exp.FontOK(c.Value)
-			case judge.DecLogo:
-				if c.Kind != "none" {
-					if f := judge.RecordedLogo(s.Sig, c.Value); f != nil && !f.OK {
-						continue
-					}
-				}
-				switch c.Kind {
-				case "none":
-					pos = s.Exp.NoLogo()
-				case "svg":
-					pos = s.Exp.InlineLogo()
-				default:
-					pos = slices.Contains(s.Exp.LogoPaths(), sourcePath(c.Src))
+			if dec == judge.DecLogo && c.Kind != "none" {
+				if f := judge.RecordedLogo(s.Sig, c.Value); f != nil && !f.OK {
+					continue
 				}
 			}
 			g.X = append(g.X, c.X)
-			g.Pos = append(g.Pos, pos)
+			g.Pos = append(g.Pos, labelOf(s, dec, c))
 		}
 		if _, seen := out[dec]; !seen { // the light scheme's, not the dark pass's
 			out[dec] = g
@@ -101,6 +85,28 @@ func Groups(s LabelledSite, m *judge.Model) map[string]judge.Group {
 	}
 	_, _ = judge.JudgeWith(s.Sig, m, rec)
 	return out
+}
+
+// labelOf says whether a candidate is a right answer for the site.
+func labelOf(s LabelledSite, dec string, c judge.Cand) bool {
+	switch dec {
+	case judge.DecPrimary:
+		return s.Exp.PrimaryOK(c.Value)
+	case judge.DecBrand:
+		return s.Exp.BrandOK(c.Value)
+	case judge.DecFont:
+		return s.Exp.FontOK(c.Value)
+	case judge.DecLogo:
+		switch c.Kind {
+		case "none":
+			return s.Exp.NoLogo()
+		case "svg":
+			return s.Exp.InlineLogo()
+		default:
+			return slices.Contains(s.Exp.LogoPaths(), sourcePath(c.Src))
+		}
+	}
+	return false
 }
 
 // Train fits the judge's rankers to the sites: first the logo and font
@@ -229,4 +235,46 @@ func (t FieldTally) Cell(field string) string {
 		return "-"
 	}
 	return fmt.Sprintf("%d/%d %3.0f%%", t.Passed[field], t.Sites, 100*float64(t.Passed[field])/float64(t.Sites))
+}
+
+// Explain prints one decision's candidates for a site: label (+ right, -
+// wrong), model score, value and the non-zero features, best first.
+func Explain(w io.Writer, s LabelledSite, m *judge.Model, dec string) {
+	type row struct {
+		c     judge.Cand
+		pos   bool
+		score float64
+	}
+	var rows []row
+	rec := func(d string, cands []judge.Cand) {
+		if d != dec || rows != nil {
+			return
+		}
+		for _, c := range cands {
+			sc := 0.0
+			for i, f := range judge.FeatureNames[dec] {
+				sc += m.Weights[dec][f] * c.X[i]
+			}
+			rows = append(rows, row{c: c, score: sc, pos: labelOf(s, dec, c)})
+		}
+	}
+	_, _ = judge.JudgeWith(s.Sig, m, rec)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].score > rows[j].score })
+	for _, r := range rows {
+		mark := "-"
+		if r.pos {
+			mark = "+"
+		}
+		var fs []string
+		for i, f := range judge.FeatureNames[dec] {
+			if r.c.X[i] != 0 {
+				fs = append(fs, fmt.Sprintf("%s=%.2f", f, r.c.X[i]))
+			}
+		}
+		v := r.c.Value
+		if len(v) > 60 {
+			v = v[:60]
+		}
+		fmt.Fprintf(w, "%s %7.2f %-40s %s\n", mark, r.score, v, strings.Join(fs, " "))
+	}
 }

@@ -46,6 +46,7 @@ func newEvalCommand() *cobra.Command {
 	var cv bool
 	var folds int
 	var seed int64
+	var l2 float64
 	cmd := &cobra.Command{
 		Use:   "eval DIR [DIR ...]",
 		Short: "Scorecard: extract every fixture site in DIR (sub-folders with expected.json) and compare field by field",
@@ -73,7 +74,11 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 				if dir == "" {
 					dir = filepath.Join("testdata", "signals")
 				}
-				return runCV(cmd.OutOrStdout(), sites, dir, folds, seed, asJSON)
+				o := judge.DefaultFit
+				if l2 > 0 {
+					o.L2 = l2
+				}
+				return runCV(cmd.OutOrStdout(), sites, dir, folds, seed, o, asJSON)
 			}
 			srv, err := serveSites(sites, corpusSrc)
 			if err != nil {
@@ -120,6 +125,7 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 	cmd.Flags().BoolVar(&cv, "cv", false, "no browser: cross-validate the fitted judge over the recorded Signals (--signals-dir) of the sites")
 	cmd.Flags().IntVar(&folds, "folds", 5, "with --cv: number of folds (split by site)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "with --cv: the seed of the fold split")
+	cmd.Flags().Float64Var(&l2, "l2", 0, "with --cv: L2 penalty of the fit (default: make train's)")
 	return cmd
 }
 

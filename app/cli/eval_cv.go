@@ -16,7 +16,7 @@ var cvFields = []string{"brand", "primary", "decoys", "palette", "background", "
 
 // runCV is `brandpack eval --cv`: k-fold cross-validation of the fitted
 // judge over recorded Signals, no browser.
-func runCV(w io.Writer, sites map[string]string, signalsDir string, folds int, seed int64, asJSON bool) error {
+func runCV(w io.Writer, sites map[string]string, signalsDir string, folds int, seed int64, o judge.FitOptions, asJSON bool) error {
 	labelled, missing, err := extract.LoadLabelled(sites, signalsDir)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func runCV(w io.Writer, sites map[string]string, signalsDir string, folds int, s
 	if real < folds {
 		return fmt.Errorf("eval --cv: %d real sites with recorded Signals, need at least %d", real, folds)
 	}
-	rep := extract.CrossValidate(labelled, folds, seed, judge.DefaultFit)
+	rep := extract.CrossValidate(labelled, folds, seed, o)
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

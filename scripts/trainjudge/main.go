@@ -25,6 +25,8 @@ import (
 func main() {
 	signals := flag.String("signals", filepath.Join("testdata", "signals"), "folder of recorded Signals (HOST.json)")
 	out := flag.String("out", filepath.Join("extract", "judge", "model.json"), "where to write the model")
+	explain := flag.String("explain", "", "print HOST's candidates for -dec (features, label, score under the committed model) and exit")
+	dec := flag.String("dec", "primary", "with -explain: primary, logo, brand or font")
 	flag.Parse()
 	dirs := flag.Args()
 	if len(dirs) == 0 {
@@ -40,6 +42,15 @@ func main() {
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(os.Stderr, "trainjudge: no recorded Signals for %d sites (make signals): %s\n", len(missing), strings.Join(missing, " "))
+	}
+	if *explain != "" {
+		for _, s := range labelled {
+			if s.Host == *explain {
+				extract.Explain(os.Stdout, s, judge.DefaultModel(), *dec)
+				return
+			}
+		}
+		fail(fmt.Errorf("%s: no labelled site with recorded Signals", *explain))
 	}
 	m := extract.Train(labelled, judge.DefaultFit)
 	b, err := json.MarshalIndent(m, "", " ")
