@@ -47,6 +47,7 @@ func newEvalCommand() *cobra.Command {
 	var folds int
 	var seed int64
 	var l2 float64
+	var free string
 	cmd := &cobra.Command{
 		Use:   "eval DIR [DIR ...]",
 		Short: "Scorecard: extract every fixture site in DIR (sub-folders with expected.json) and compare field by field",
@@ -77,6 +78,9 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 				o := judge.DefaultFit
 				if l2 > 0 {
 					o.L2 = l2
+				}
+				if free != "" {
+					o.Free = free == "true"
 				}
 				return runCV(cmd.OutOrStdout(), sites, dir, folds, seed, o, asJSON)
 			}
@@ -126,6 +130,7 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 	cmd.Flags().IntVar(&folds, "folds", 5, "with --cv: number of folds (split by site)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "with --cv: the seed of the fold split")
 	cmd.Flags().Float64Var(&l2, "l2", 0, "with --cv: L2 penalty of the fit (default: make train's)")
+	cmd.Flags().StringVar(&free, "free-hand", "", "with --cv: true/false: leave the hand rules' feature out of the penalty (default: make train's)")
 	return cmd
 }
 

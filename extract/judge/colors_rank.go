@@ -34,6 +34,12 @@ var colorFeatures = []string{
 	"overlay_share", // share of its evidence inside consent/chat/partner overlays
 	"one_button",    // painted by exactly one button and nothing of the frame
 	"paint_share",   // share of its score from painted areas (not text)
+	"rank1",         // the first non-neutral candidate by effective score
+	"rank2",         // the second
+	"dark_chroma",   // dark (L < 40) yet coloured (chroma ≥ 20): navy, maroon, aubergine
+	"bw_ink",        // a dark neutral on a page with no chromatic colour of its own (framework and browser defaults aside)
+	"bw_colour",     // a chromatic candidate on such a page
+	"logo_first",    // within ΔE 8 of the logo's first (most used) colour
 }
 
 var browserLinks = func() []colour.RGBA {
@@ -48,6 +54,14 @@ var browserLinks = func() []colour.RGBA {
 // colorCands lists the primary candidates with their features.
 func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA) ([]*colorEv, []Cand) {
 	all := append(append([]*colorEv{}, brand...), neutral...)
+	// A black-and-white page: no chromatic colour with painted evidence
+	// that is not a framework or browser default.
+	bw := true
+	for _, e := range brand {
+		if !isFrameworkDefault(e.c) && e.paint >= 2 {
+			bw = false
+		}
+	}
 	bestEff := 0.0
 	for _, e := range all {
 		bestEff = math.Max(bestEff, e.eff())
@@ -111,6 +125,19 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 		kv["one_button"] = b2f(e.buttons == 1 && frame == 0)
 		if e.raw > 0 {
 			kv["paint_share"] = clamp(e.paint/e.raw, 0, 1)
+		}
+		for i := 0; i < 2 && i < len(brand); i++ {
+			if brand[i] == e {
+				kv[[]string{"rank1", "rank2"}[i]] = 1
+			}
+		}
+		kv["dark_chroma"] = b2f(e.l < 40 && e.ch >= 20)
+		if bw {
+			kv["bw_ink"] = b2f(e.neutral() && e.l < 35)
+			kv["bw_colour"] = b2f(!e.neutral())
+		}
+		if len(logo) > 0 && colour.DeltaE(e.c, logo[0]) < 8 {
+			kv["logo_first"] = 1
 		}
 		cands = append(cands, Cand{Value: e.hex, X: feats(colorFeatures, kv)})
 	}

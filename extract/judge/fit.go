@@ -15,6 +15,10 @@ type FitOptions struct {
 	L2    float64 // L2 penalty on the standardised weights (per group, see Fit)
 	Iters int     // gradient steps
 	Step  float64 // step size
+	// Free leaves the first feature (every decision's "hand": the hand
+	// rules' own choice) out of the penalty, so the penalty shrinks the
+	// fit towards the hand rules rather than towards no preference.
+	Free bool
 }
 
 // DefaultFit is what `make train` uses.
@@ -84,6 +88,9 @@ func Fit(nf int, groups []Group, o FitOptions) []float64 {
 	for range o.Iters {
 		for f := range grad {
 			grad[f] = o.L2 * w[f]
+		}
+		if o.Free {
+			grad[0] = 0
 		}
 		for _, g := range z {
 			sc := make([]float64, len(g.X))

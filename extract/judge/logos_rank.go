@@ -34,6 +34,10 @@ var logoFeatures = []string{
 	"none_nobody",  // none, and no body candidate scores ≥ 30
 	"none_nohead",  // none, and no candidate sits in the header or the home link
 	"none_favicon", // none, and the page links no icon (only /favicon.ico is left)
+	"topmost",      // the highest visible page element among the candidates
+	"names_file",   // the file name carries the domain label
+	"photo_ext",    // a .jpg/.jpeg file (photos, screenshots)
+	"none_noword",  // none, and no candidate says logo/brand or names the site
 }
 
 // logoParts are the named terms of scoreLogo for one body candidate.
@@ -94,7 +98,13 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	var opts []LogoOption
 	var cands []Cand
 	var elems []*LogoCand
-	anyOK, anyHead := false, false
+	anyOK, anyHead, anyWord := false, false, false
+	topY, top := 1e18, -1
+	for i, x := range list {
+		if x.c.Visible && x.c.Y < topY {
+			topY, top = x.c.Y, i
+		}
+	}
 	for i, x := range list {
 		o := LogoOption{src: x.c.Src, dark: x.c.DarkSrc, BoxW: x.c.W, BoxH: x.c.H, score: x.s, fills: x.c.Fills}
 		kind := "body"
@@ -109,6 +119,14 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		kv["body_score"] = x.s / 100
 		kv["body_ok"] = b2f(x.s >= 30)
 		kv["body_best"] = b2f(i == 0)
+		kv["topmost"] = b2f(i == top)
+		file := strings.ToLower(path.Base(x.c.Src))
+		if u, err := url.Parse(x.c.Src); err == nil && !strings.HasPrefix(x.c.Src, "data:") {
+			file = strings.ToLower(path.Base(u.Path))
+		}
+		kv["names_file"] = b2f(len(label) >= 3 && strings.Contains(normName(file), normName(label)))
+		kv["photo_ext"] = b2f(strings.HasSuffix(file, ".jpg") || strings.HasSuffix(file, ".jpeg"))
+		anyWord = anyWord || kv["logo_word"] == 1 || kv["names_site"] == 1
 		kv["hand"] = -1 + x.s/1000
 		if x.s >= 30 && i < 3 {
 			kv["hand"] = 10 + x.s/100
@@ -150,7 +168,7 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	}
 	opts = append(opts, LogoOption{})
 	cands = append(cands, Cand{Value: "none", Kind: "none", X: feats(logoFeatures, map[string]float64{
-		"is_none": 1, "none_nobody": b2f(!anyOK), "none_nohead": b2f(!anyHead), "none_favicon": b2f(!linked)})})
+		"is_none": 1, "none_nobody": b2f(!anyOK), "none_nohead": b2f(!anyHead), "none_favicon": b2f(!linked), "none_noword": b2f(!anyWord)})})
 	elems = append(elems, nil)
 	return opts, cands, elems
 }
