@@ -594,7 +594,8 @@
     const bi = getComputedStyle(el).backgroundImage || '';
     if (!/url\(/.test(bi) || /gradient/.test(bi)) continue;
     const r = el.getBoundingClientRect();
-    if (r.top + sy > 400 || r.width < 24 || r.height < 16 || r.width > 900 || r.height > 400) continue;
+    if (r.top + sy > 400 || r.width < 24 || r.height < 16 || r.height > 400) continue;
+    if (r.width > 900 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]')) continue;
     bgSeen.add(el);
     bgLogo.push(el);
     bgExtra++;

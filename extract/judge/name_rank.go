@@ -30,6 +30,7 @@ var brandFeatures = []string{
 	"lower",       // written all lower case
 	"upper",       // written all capitals
 	"label_moved", // the domain label is written on the page but this is not it
+	"variant",     // a variant of a candidate: the title's all-capital form, the words before a comma
 }
 
 // fileOrURL: a candidate that is a path, a file name or an address is never
@@ -76,6 +77,47 @@ func writesBare(text, w string) int {
 	return len(re.FindAllStringIndex(text, 50))
 }
 
+// addPart merges one part's features into a candidate's.
+func addPart(kv map[string]float64, p brandPart) {
+	kv["hand_score"] = math.Max(kv["hand_score"], p.score/20)
+	kv["priority"] = math.Max(kv["priority"], p.src.priority/4)
+	if p.src.kind != "" {
+		kv["src_"+p.src.kind] = 1
+	}
+	kv["sim"] = math.Max(kv["sim"], p.sim)
+	kv["agree"] = math.Max(kv["agree"], float64(p.agree-1)/3)
+	if p.split && p.idx == 0 {
+		kv["lead"] = 1
+	}
+	if p.split && p.idx > 0 {
+		kv["later"] = 1
+	}
+	kv["words"] = float64(p.words) / 6
+	kv["long"] = b2f(p.words > 3)
+}
+
+// nameVariants are other fair readings of a candidate: the form the title
+// writes in capitals ("Gimp" → "GIMP": a title is never text-transformed)
+// (or the only form the copy writes) and the words before a comma
+// ("Name, a tagline" → "Name").
+func nameVariants(name, title, text string) []string {
+	var out []string
+	caps := strings.ToUpper(name)
+	exact, err1 := regexp.Compile(`(^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(caps) + `)($|[^\p{L}\p{N}])`)
+	any, err2 := regexp.Compile(`(?i)(^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(caps) + `)($|[^\p{L}\p{N}])`)
+	if err1 == nil && err2 == nil && caps != name && len([]rune(name)) > 1 {
+		// In the title, or the only way the copy ever writes it.
+		inText := len(exact.FindAllString(text, 50))
+		if exact.MatchString(title) || (inText >= 2 && inText == len(any.FindAllString(text, 50))) {
+			out = append(out, caps)
+		}
+	}
+	if head, _, ok := strings.Cut(name, ", "); ok && len(strings.Fields(head)) <= 4 {
+		out = append(out, cleanName(head))
+	}
+	return out
+}
+
 // chooseBrandWith ranks the name candidates with the fitted model. Hard
 // rules first: never a file name, path or address; never the host with its
 // TLD when the page writes the bare name.
@@ -104,30 +146,31 @@ func chooseBrandWith(sig *Signals, host string, sources []nameSource, j *jctx) s
 	}
 	for _, p := range parts {
 		name := brandCasing(p.text, sig.Title, sig.Text)
+		for _, v := range nameVariants(name, sig.Title, sig.Text) {
+			if allowed(v) {
+				kv := get(v).kv
+				addPart(kv, p)
+				kv["variant"] = 1
+				kv["words"] = float64(len(strings.Fields(v))) / 6
+				kv["long"] = b2f(len(strings.Fields(v)) > 3)
+				kv["sim"] = math.Max(kv["sim"], nameSimilarity(v, label))
+			}
+		}
 		if !allowed(name) {
 			continue
 		}
-		kv := get(name).kv
-		kv["hand_score"] = math.Max(kv["hand_score"], p.score/20)
-		kv["priority"] = math.Max(kv["priority"], p.src.priority/4)
-		if p.src.kind != "" {
-			kv["src_"+p.src.kind] = 1
-		}
-		kv["sim"] = math.Max(kv["sim"], p.sim)
-		kv["agree"] = math.Max(kv["agree"], float64(p.agree-1)/3)
-		if p.split && p.idx == 0 {
-			kv["lead"] = 1
-		}
-		if p.split && p.idx > 0 {
-			kv["later"] = 1
-		}
-		kv["words"] = float64(p.words) / 6
-		kv["long"] = b2f(p.words > 3)
+		addPart(get(name).kv, p)
 	}
 	lab := brandCasing(titleCaseLabel(label), sig.Title, sig.Text)
 	if allowed(lab) {
 		if _, ok := byName[lab]; !ok {
 			get(lab).kv["is_label"] = 1
+		}
+		for _, v := range nameVariants(lab, sig.Title, sig.Text) {
+			if _, ok := byName[v]; !ok && allowed(v) {
+				get(v).kv["is_label"] = 1
+				get(v).kv["variant"] = 1
+			}
 		}
 	}
 	if allowed(hand) {
