@@ -148,7 +148,10 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 func rankPrimary(j *jctx, p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA) *colorEv {
 	all, cands := colorCands(p, brand, neutral, hand, logo)
 	j.record(DecPrimary, cands)
-	if len(all) == 0 {
+	if len(all) == 0 || (hand != nil && hand.varHint == "primary" && !hand.neutral()) {
+		// A custom property named primary/brand that the page really
+		// uses (the hand rules' check) states the brand colour: a fact,
+		// not a guess to rank.
 		return hand
 	}
 	return all[j.model().order(DecPrimary, cands)[0]]
