@@ -126,7 +126,11 @@ func Train(sites []LabelledSite, o judge.FitOptions) *judge.Model {
 		}
 		for _, dec := range decs {
 			names := judge.FeatureNames[dec]
-			w := judge.Fit(len(names), byDec[dec], o)
+			od := o
+			if l, ok := o.L2By[dec]; ok {
+				od.L2 = l
+			}
+			w := judge.Fit(len(names), byDec[dec], od)
 			ws := map[string]float64{}
 			n := 0
 			for _, g := range byDec[dec] {

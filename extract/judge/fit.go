@@ -12,9 +12,10 @@ type Group struct {
 
 // FitOptions control a fit.
 type FitOptions struct {
-	L2    float64 // L2 penalty on the standardised weights (per group, see Fit)
-	Iters int     // gradient steps
-	Step  float64 // step size
+	L2    float64            // L2 penalty on the standardised weights (per group, see Fit)
+	L2By  map[string]float64 // per decision, overriding L2
+	Iters int                // gradient steps
+	Step  float64            // step size
 	// Free leaves the first feature (every decision's "hand": the hand
 	// rules' own choice) out of the penalty, so the penalty shrinks the
 	// fit towards the hand rules rather than towards no preference.

@@ -38,6 +38,8 @@ var logoFeatures = []string{
 	"names_file",   // the file name carries the domain label
 	"photo_ext",    // a .jpg/.jpeg file (photos, screenshots)
 	"none_noword",  // none, and no candidate says logo/brand or names the site
+	"none_best",    // none: the best body candidate's hand score / 100 (−1 without one)
+	"none_wordtop", // none, and a candidate in the top band says logo/brand or names the site
 }
 
 // logoParts are the named terms of scoreLogo for one body candidate.
@@ -98,7 +100,11 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	var opts []LogoOption
 	var cands []Cand
 	var elems []*LogoCand
-	anyOK, anyHead, anyWord := false, false, false
+	anyOK, anyHead, anyWord, wordTop := false, false, false, false
+	best := -1.0
+	if len(list) > 0 {
+		best = clamp(list[0].s/100, -1, 1.5)
+	}
 	topY, top := 1e18, -1
 	for i, x := range list {
 		if x.c.Visible && x.c.Y < topY {
@@ -127,6 +133,7 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		kv["names_file"] = b2f(len(label) >= 3 && strings.Contains(normName(file), normName(label)))
 		kv["photo_ext"] = b2f(strings.HasSuffix(file, ".jpg") || strings.HasSuffix(file, ".jpeg"))
 		anyWord = anyWord || kv["logo_word"] == 1 || kv["names_site"] == 1
+		wordTop = wordTop || ((kv["logo_word"] == 1 || kv["names_site"] == 1) && x.c.Y < 400)
 		kv["hand"] = -1 + x.s/1000
 		if x.s >= 30 && i < 3 {
 			kv["hand"] = 10 + x.s/100
@@ -168,7 +175,8 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	}
 	opts = append(opts, LogoOption{})
 	cands = append(cands, Cand{Value: "none", Kind: "none", X: feats(logoFeatures, map[string]float64{
-		"is_none": 1, "none_nobody": b2f(!anyOK), "none_nohead": b2f(!anyHead), "none_favicon": b2f(!linked), "none_noword": b2f(!anyWord)})})
+		"is_none": 1, "none_nobody": b2f(!anyOK), "none_nohead": b2f(!anyHead), "none_favicon": b2f(!linked), "none_noword": b2f(!anyWord),
+		"none_best": best, "none_wordtop": b2f(wordTop)})})
 	elems = append(elems, nil)
 	return opts, cands, elems
 }
