@@ -138,45 +138,6 @@ func siteNames(sig *Signals, label string) []string {
 	return out
 }
 
-// bodyLogos returns the page's logo candidates worth trying, best first,
-// and the names (alt/title) of the best one.
-func bodyLogos(sig *Signals, label string) ([]LogoOption, []string) {
-	type scored struct {
-		c *LogoCand
-		s float64
-	}
-	var list []scored
-	names := siteNames(sig, label)
-	for i := range sig.Logos {
-		c := &sig.Logos[i]
-		if s := scoreLogo(c, names, sig.Viewport.W); s >= 30 {
-			list = append(list, scored{c, s})
-		}
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
-	var out []LogoOption
-	names = nil
-	for i, x := range list {
-		if i == 3 {
-			break
-		}
-		o := LogoOption{src: x.c.Src, dark: x.c.DarkSrc, BoxW: x.c.W, BoxH: x.c.H, score: x.s, fills: x.c.Fills}
-		if x.c.Kind == "svg" {
-			o.src, o.Markup = "", x.c.Markup
-		}
-		if x.c.LightSrc != "" && x.c.DarkSrc != "" {
-			o.src = x.c.LightSrc
-		}
-		out = append(out, o)
-		// Only a logo in the header, the home link or the top band names
-		// the brand; any other image's alt text is about something else.
-		if i == 0 && (x.c.InHeader || x.c.InHomeLink || x.c.Y < 160) {
-			names = append(names, x.c.Alt, x.c.Title)
-		}
-	}
-	return out, names
-}
-
 // iconOptions lists app icons, best first: apple-touch-icon, manifest
 // icons, icon links (SVG, then the largest), /favicon.ico.
 func iconOptions(sig *Signals, man *WebManifest, pageURL string) []LogoOption {
