@@ -67,7 +67,7 @@ templ-check:
 # ../shared/fixtures/sites when that folder exists.
 test: deps vet
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
-	$(GO) test $(TEST_FLAGS) ./...
+	BRANDPACK_SHARED=$(abspath $(SHARED)) $(GO) test $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz
 
 # Go fuzz targets, each run for FUZZTIME (plain `go test` already replays
@@ -116,33 +116,56 @@ bench: chromium
 # charged requests. See docs/benchmarks.md.
 LOAD_C ?= 50
 LOAD_DURATION ?= 60s
-LOAD_DIRS ?= $(wildcard ../shared/fixtures/sites) testdata/sites
+LOAD_DIRS ?= $(wildcard $(SHARED)/fixtures/sites) testdata/sites
 load: chromium build
 	$(GO) run ./scripts/load -bin $(BIN) -c $(LOAD_C) -duration $(LOAD_DURATION) $(LOAD_DIRS)
 
 # Extraction scorecard over the project's own sites, the shared fixture
-# corpus (corpus A) and the real-site corpus (corpus R: real projects' sites
-# shipped in Debian packages, served from their folders over TLS and HTTP);
-# the table is kept in docs/accuracy.md. Installs corpus R's packages when
-# absent (never nodejs-doc: it would remove Node).
-REAL_DIR      ?= ../shared/fixtures/real
+# corpus (corpus A), the real-site corpus (corpus R: real projects' sites
+# shipped in Debian packages, served from their folders over TLS and HTTP)
+# and the labelled corpus (testdata/corpus: labels and source fields only;
+# a Debian site is served from its package's root, a repository site from
+# $(CORPUS_SRC)/OWNER+NAME@C12/SOURCE_PATH, unpacked by scripts/corpus-src.sh).
+# Installs the Debian packages the corpora name when absent (never
+# nodejs-doc: it would remove Node). docs/accuracy.md keeps the tables.
+SHARED        ?= ../shared
+REAL_DIR      ?= $(SHARED)/fixtures/real
+CORPUS_DIR    ?= testdata/corpus
+CORPUS_SRC    ?= .cache/corpus
 REAL_PACKAGES ?= sqlite3-doc python3.11-doc postgresql-doc-15 apache2-doc debian-handbook rust-doc libxslt1-dev
-EVAL_DIRS ?= testdata/sites $(wildcard ../shared/fixtures/sites) $(wildcard $(REAL_DIR))
-.PHONY: real-packages signals
+CORPUS_PACKAGES = $(filter-out nodejs-doc,$(shell cat $(CORPUS_DIR)/*/expected.json 2>/dev/null | sed -n 's/^ *"package": *"\([a-z0-9.+-]*\)".*/\1/p' | sort -u))
+EVAL_DIRS ?= testdata/sites $(wildcard $(SHARED)/fixtures/sites) $(wildcard $(REAL_DIR)) $(wildcard $(CORPUS_DIR))
+.PHONY: real-packages signals eval-live corpus-src
 real-packages:
-	@if [ -d "$(REAL_DIR)" ]; then missing=""; for p in $(REAL_PACKAGES); do \
+	@missing=""; for p in $(if $(wildcard $(REAL_DIR)),$(REAL_PACKAGES)) $(CORPUS_PACKAGES); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-		if [ -n "$$missing" ]; then echo "installing corpus R packages:$$missing"; \
-		$(APT) update -qq && $(APT) install -y -qq $$missing >/dev/null; fi; fi
+		if [ -n "$$missing" ]; then echo "installing corpus packages:$$missing"; \
+		$(APT) update -qq && $(APT) install -y -qq $$missing >/dev/null; fi
 
-eval: chromium build real-packages
-	$(BIN) eval $(EVAL_DIRS)
+# Re-create the repository-sourced corpus sites under $(CORPUS_SRC) from
+# their source fields (git clone + archive of the labelled commit).
+corpus-src:
+	bash scripts/corpus-src.sh $(CORPUS_DIR) $(CORPUS_SRC)
+
+# The cross-validated per-field table (k = 5 folds split by site, fixed
+# seed) over every labelled real site, from the recorded Signals (no
+# browser), with the training figure beside it; then nothing else. The
+# live Chromium scorecard is eval-live.
+CV_FOLDS ?= 5
+CV_SEED  ?= 1
+eval: build
+	$(BIN) eval --cv --folds $(CV_FOLDS) --seed $(CV_SEED) --signals-dir testdata/signals $(EVAL_DIRS)
+
+eval-live: chromium build real-packages
+	$(BIN) eval --corpus-src $(CORPUS_SRC) $(EVAL_DIRS)
 
 # Re-record the golden Signals (testdata/signals/HOST.json) the judge tests
-# replay without Chromium; run it when the observer (collect.js, downloads)
-# changes. The scorecard's exit status is ignored here.
+# and the fit replay without Chromium; run it when the observer (collect.js,
+# downloads) changes or labels arrive. SIGNALS_DIRS restricts it (a site
+# folder is accepted too). The scorecard's exit status is ignored here.
+SIGNALS_DIRS ?= $(EVAL_DIRS)
 signals: chromium build real-packages
-	$(BIN) eval --signals-dir testdata/signals $(EVAL_DIRS) || true
+	$(BIN) eval --corpus-src $(CORPUS_SRC) --signals-dir testdata/signals $(SIGNALS_DIRS) || true
 
 clean:
 	rm -rf bin
@@ -169,5 +192,5 @@ image-smoke: image
 # byte (docs/accuracy.md).
 .PHONY: train
 train:
-	$(GO) run ./scripts/trainjudge
+	$(GO) run ./scripts/trainjudge testdata/sites $(wildcard $(SHARED)/fixtures/sites) $(wildcard $(REAL_DIR)) $(wildcard $(CORPUS_DIR))
 	$(GO) run ./scripts/trainvoice

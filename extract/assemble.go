@@ -92,6 +92,12 @@ func (e *Extractor) assemble(ctx context.Context, log *slog.Logger, domain strin
 		return &f
 	}
 	plan := judge.PlanLogos(domain, page.URL, sig, sig.Manifest, open)
+	if e.cfg.OnSignals != nil {
+		// Recording Signals (eval --signals-dir): also try the candidates
+		// another fit of the judge might choose, so the recording can
+		// replay them (training, cross-validation).
+		judge.ProbeLogos(domain, page.URL, sig, sig.Manifest, open)
+	}
 	m := <-media
 	sig.MediaFiles = m.files
 	if err := ctx.Err(); err != nil {

@@ -584,6 +584,22 @@
 
   // CSS background-image logos in the header ("a.logo { background: url(…) }").
   const bgLogo = queryAll('[class*=logo i],[id*=logo i],[class*=brand i]').slice(0, 40);
+  // … and any mark-sized background image in the header or the top band
+  // ("#header #site { background: url(…) }", a mascot beside the title):
+  // the judge ranks them with the rest.
+  const bgSeen = new Set(bgLogo);
+  let bgExtra = 0;
+  for (const el of queryAll('header *,[role=banner] *,[id*=header i] *,[class*=header i] *,body > *,body > * > *,body > * > * > *')) {
+    if (bgExtra >= 12 || bgSeen.has(el)) continue;
+    const bi = getComputedStyle(el).backgroundImage || '';
+    if (!/url\(/.test(bi) || /gradient/.test(bi)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.top + sy > 400 || r.width < 24 || r.height < 16 || r.height > 400) continue;
+    if (r.width > 900 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]')) continue;
+    bgSeen.add(el);
+    bgLogo.push(el);
+    bgExtra++;
+  }
   for (const el of bgLogo) safely(() => {
     const m = /url\(["']?([^"')]+)["']?\)/.exec(getComputedStyle(el).backgroundImage || '');
     if (!m) return;

@@ -116,8 +116,12 @@ func needChromium(t testing.TB) {
 	}
 }
 
-// sharedFixtures locates ../shared/fixtures/sites relative to the module root.
+// sharedFixtures locates ../shared/fixtures/sites relative to the module
+// root, or under $BRANDPACK_SHARED (a worktree elsewhere: make SHARED=…).
 func sharedFixtures() string {
+	if d := os.Getenv("BRANDPACK_SHARED"); d != "" {
+		return filepath.Join(d, "fixtures", "sites")
+	}
 	wd, _ := os.Getwd()
 	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {

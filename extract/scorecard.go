@@ -25,7 +25,15 @@ type Expected struct {
 	StartPath   string   `json:"start_path"` // page to load, e.g. /index.html
 	Package     string   `json:"package"`    // Debian package that ships Root
 	AcceptBrand []string `json:"accept_brand"`
-	Colors      struct {
+	// The labelled corpus (testdata/corpus, /work/corpus/LABELING.md) adds
+	// what the site is and where it comes from: a repository site is
+	// served from CORPUS_SRC/OWNER+NAME@C12/SOURCE_PATH (ResolveSource).
+	Kind         string   `json:"kind"` // homepage or docs
+	Tags         []string `json:"tags"`
+	SourceRepo   string   `json:"source_repo"`
+	SourceCommit string   `json:"source_commit"`
+	SourcePath   string   `json:"source_path"`
+	Colors       struct {
 		Primary          string   `json:"primary"`
 		AcceptPrimary    []string `json:"accept_primary"`
 		Background       string   `json:"background"`
@@ -34,20 +42,25 @@ type Expected struct {
 		MustNotBePrimary []string `json:"must_not_be_primary"`
 	} `json:"colors"`
 	Fonts struct {
-		Primary   string  `json:"primary"`
-		Secondary *string `json:"secondary"`
+		Primary       string   `json:"primary"`
+		AcceptPrimary []string `json:"accept_primary"` // equivalent answers (a system stack's aliases)
+		Secondary     *string  `json:"secondary"`
 	} `json:"fonts"`
 	Logo struct {
 		Path *string `json:"path"`
 		// AcceptPaths (corpus R) lists other right answers; when it is
 		// present, a null Path means "no logo" rather than "inline SVG".
 		AcceptPaths *[]string `json:"accept_paths"`
-		Role        string    `json:"role"`
-		DarkPath    *string   `json:"dark_variant_path"`
+		// Inline: the answer is an inline <svg> of the page (a file in
+		// AcceptPaths is accepted too).
+		Inline   bool    `json:"inline"`
+		Role     string  `json:"role"`
+		DarkPath *string `json:"dark_variant_path"`
 	} `json:"logo"`
 	Voice struct {
-		ToneKeywords []string `json:"tone_keywords"`
-		Archetype    string   `json:"archetype"`
+		ToneKeywords    []string `json:"tone_keywords"`
+		Archetype       string   `json:"archetype"`
+		AcceptArchetype []string `json:"accept_archetype"`
 	} `json:"voice"`
 	// Design (optional): the design system the page's CSS defines
 	// (scorecard_design.go, docs/accuracy.md); checked by ScoreDesign.
@@ -108,11 +121,7 @@ func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Chec
 	add := func(field string, ok bool, got, want string) {
 		out = append(out, Check{Field: field, OK: ok, Got: got, Want: want})
 	}
-	okB := p.Brand == exp.Brand
-	for _, b := range exp.AcceptBrand {
-		okB = okB || p.Brand == b
-	}
-	add("brand", okB, p.Brand, strings.Join(append([]string{exp.Brand}, exp.AcceptBrand...), "|"))
+	add("brand", exp.BrandOK(p.Brand), p.Brand, strings.Join(append([]string{exp.Brand}, exp.AcceptBrand...), "|"))
 
 	wants := append([]string{exp.Colors.Primary}, exp.Colors.AcceptPrimary...)
 	okP := false
@@ -157,7 +166,7 @@ func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Chec
 		}
 		return ""
 	}
-	add("font", strings.EqualFold(fam(0), exp.Fonts.Primary), fam(0), exp.Fonts.Primary)
+	add("font", exp.FontOK(fam(0)), fam(0), strings.Join(append([]string{exp.Fonts.Primary}, exp.Fonts.AcceptPrimary...), "|"))
 	if exp.Fonts.Secondary != nil {
 		add("font2", strings.EqualFold(fam(1), *exp.Fonts.Secondary), fam(1), *exp.Fonts.Secondary)
 	} else {
@@ -186,7 +195,8 @@ func score(x *app.Extraction, exp *Expected, siteDir string, judged bool) []Chec
 	} else {
 		add("dark", true, "", "(none expected)")
 	}
-	add("archetype", p.Voice.Archetype == exp.Voice.Archetype, p.Voice.Archetype, exp.Voice.Archetype)
+	add("archetype", p.Voice.Archetype == exp.Voice.Archetype || slices.Contains(exp.Voice.AcceptArchetype, p.Voice.Archetype),
+		p.Voice.Archetype, strings.Join(append([]string{exp.Voice.Archetype}, exp.Voice.AcceptArchetype...), "|"))
 	return out
 }
 
@@ -226,8 +236,81 @@ func sourcePath(src string) string {
 	return src
 }
 
-// noLogo reports whether the right answer is "no logo file" (corpus R).
-func (e *Expected) noLogo() bool { return e.Logo.Path == nil && e.Logo.AcceptPaths != nil }
+// noLogo reports whether the right answer is "no logo file" (corpus R;
+// the labelled corpus says so with inline false).
+func (e *Expected) noLogo() bool {
+	return e.Logo.Path == nil && e.Logo.AcceptPaths != nil && !e.Logo.Inline
+}
+
+// NoLogo reports whether the right answer is no logo at all.
+func (e *Expected) NoLogo() bool { return e.noLogo() }
+
+// InlineLogo reports whether an inline SVG of the page is the right answer.
+func (e *Expected) InlineLogo() bool {
+	return e.Logo.Inline || (e.Logo.Path == nil && e.Logo.AcceptPaths == nil)
+}
+
+// LogoPaths are the accepted logo files (source paths from the served root).
+func (e *Expected) LogoPaths() []string {
+	var out []string
+	if e.Logo.Path != nil {
+		out = append(out, *e.Logo.Path)
+	}
+	if e.Logo.DarkPath != nil {
+		out = append(out, *e.Logo.DarkPath)
+	}
+	if e.Logo.AcceptPaths != nil {
+		out = append(out, *e.Logo.AcceptPaths...)
+	}
+	return out
+}
+
+// FontOK reports whether family is the expected primary family or one of
+// its accepted equivalents (case-insensitive).
+func (e *Expected) FontOK(family string) bool {
+	if strings.EqualFold(family, e.Fonts.Primary) {
+		return true
+	}
+	for _, f := range e.Fonts.AcceptPrimary {
+		if strings.EqualFold(family, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// BrandOK reports whether name is the expected brand or an accepted one.
+func (e *Expected) BrandOK(name string) bool {
+	return name == e.Brand || slices.Contains(e.AcceptBrand, name)
+}
+
+// PrimaryOK reports whether a colour passes the primary check.
+func (e *Expected) PrimaryOK(hex string) bool {
+	for _, w := range append([]string{e.Colors.Primary}, e.Colors.AcceptPrimary...) {
+		if w != "" && ColorDistance(hex, w) <= colorTolerance {
+			return true
+		}
+	}
+	return false
+}
+
+// ResolveSource sets Root for a repository-sourced site: the commit's
+// files are unpacked at corpusSrc/OWNER+NAME@C12 (C12: the commit's first
+// 12 hex digits) and the site is their SourcePath folder.
+func (e *Expected) ResolveSource(corpusSrc string) {
+	if e.Root != "" || e.SourceRepo == "" || len(e.SourceCommit) < 12 {
+		return
+	}
+	e.Root = filepath.Join(corpusSrc, e.SourceDir(), filepath.FromSlash(e.SourcePath))
+}
+
+// SourceDir is the folder name a repository site is unpacked to.
+func (e *Expected) SourceDir() string {
+	if e.SourceRepo == "" || len(e.SourceCommit) < 12 {
+		return ""
+	}
+	return strings.ReplaceAll(e.SourceRepo, "/", "+") + "@" + e.SourceCommit[:12]
+}
 
 // SiteRoot is the folder served for a site whose expected.json is in dir.
 func (e *Expected) SiteRoot(dir string) string {
@@ -281,11 +364,17 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool
 	l := x.Pack.Logos[0]
 	a := assetOf(x, l)
 	got := sourcePath(l.SourceURL)
-	if exp.Logo.Path == nil {
-		return l.SourceURL == "" && l.Format == "svg" && (a != nil || judged), got, "(inline svg)"
+	inline := l.SourceURL == "" && l.Format == "svg" && (a != nil || judged)
+	if exp.InlineLogo() && (inline || exp.Logo.Path == nil && exp.Logo.AcceptPaths == nil) {
+		return inline, got, "(inline svg)"
 	}
 	siteDir = exp.SiteRoot(siteDir)
-	ok := sameFile(a, l, *exp.Logo.Path, siteDir)
+	want := "(inline svg)"
+	ok := false
+	if exp.Logo.Path != nil {
+		want = *exp.Logo.Path
+		ok = sameFile(a, l, *exp.Logo.Path, siteDir)
+	}
 	if !ok && exp.Logo.DarkPath != nil {
 		ok = sameFile(a, l, *exp.Logo.DarkPath, siteDir)
 	}
@@ -293,6 +382,15 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool
 		for _, p := range *exp.Logo.AcceptPaths {
 			ok = ok || sameFile(a, l, p, siteDir)
 		}
+		if len(*exp.Logo.AcceptPaths) > 0 {
+			want += "|" + strings.Join(*exp.Logo.AcceptPaths, "|")
+		}
 	}
-	return ok, got, *exp.Logo.Path
+	return ok, got, want
+}
+
+// ScoreJudged scores a pack judged from recorded Signals (Judge): it has no
+// asset bytes, so logos are compared by source path only.
+func ScoreJudged(p app.Pack, exp *Expected) []Check {
+	return score(&app.Extraction{Pack: p}, exp, "", true)
 }

@@ -47,21 +47,49 @@ type evalReport struct {
 func newEvalCommand() *cobra.Command {
 	var bf browserFlags
 	var asJSON bool
-	var signalsDir string
+	var signalsDir, corpusSrc string
+	var cv bool
+	var folds int
+	var seed int64
+	var l2 float64
+	var free string
 	cmd := &cobra.Command{
 		Use:   "eval DIR [DIR ...]",
 		Short: "Scorecard: extract every fixture site in DIR (sub-folders with expected.json) and compare field by field",
 		Long: `Every sub-folder of DIR named like a host (e.g. DIR/example.com) that holds an
 expected.json is served on 127.0.0.1 under its own hostname (the --resolve mapping is
 made for it), extracted with real Chromium, and scored against expected.json. Prints a
-per-site, per-field table and the totals; exits 1 when any check fails.`,
+per-site, per-field table and the totals; exits 1 when any check fails. A DIR that
+holds an expected.json itself is one site. A site labelled with a source repository
+(source_repo, source_commit, source_path) is served from
+--corpus-src/OWNER+NAME@C12/SOURCE_PATH; a Debian one from its root.
+
+With --cv, nothing is extracted: every site with recorded Signals
+(--signals-dir, default testdata/signals/HOST.json) is judged by the fitted
+rankers in a k-fold cross-validation split by site (the made-up sites, those in
+a DIR named "sites", are training data in every fold and never scored), and
+the held-out and training per-field tables are printed (docs/accuracy.md).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sites, err := evalSites(args)
 			if err != nil {
 				return err
 			}
-			srv, err := serveSites(sites)
+			if cv {
+				dir := signalsDir
+				if dir == "" {
+					dir = filepath.Join("testdata", "signals")
+				}
+				o := judge.DefaultFit
+				if l2 > 0 {
+					o.L2 = l2
+				}
+				if free != "" {
+					o.Free = free == "true"
+				}
+				return runCV(cmd.OutOrStdout(), sites, dir, folds, seed, o, asJSON)
+			}
+			srv, err := serveSites(sites, corpusSrc)
 			if err != nil {
 				return err
 			}
@@ -83,7 +111,7 @@ per-site, per-field table and the totals; exits 1 when any check fails.`,
 			if err := ex.Start(cmd.Context()); err != nil {
 				return err
 			}
-			rep := runEval(cmd.Context(), ex, sites, cmd.ErrOrStderr())
+			rep := runEval(cmd.Context(), ex, sites, corpusSrc, cmd.ErrOrStderr())
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -105,13 +133,24 @@ per-site, per-field table and the totals; exits 1 when any check fails.`,
 	bf.register(cmd, false)
 	cmd.Flags().StringVar(&signalsDir, "signals-dir", "", "also record each site's Signals as DIR/HOST.json (golden files for the judge tests)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the scorecard as JSON")
+	cmd.Flags().StringVar(&corpusSrc, "corpus-src", ".cache/corpus", "where repository-sourced corpus sites are unpacked (OWNER+NAME@C12/)")
+	cmd.Flags().BoolVar(&cv, "cv", false, "no browser: cross-validate the fitted judge over the recorded Signals (--signals-dir) of the sites")
+	cmd.Flags().IntVar(&folds, "folds", 5, "with --cv: number of folds (split by site)")
+	cmd.Flags().Int64Var(&seed, "seed", 1, "with --cv: the seed of the fold split")
+	cmd.Flags().Float64Var(&l2, "l2", 0, "with --cv: L2 penalty of the fit (default: make train's)")
+	cmd.Flags().StringVar(&free, "free-hand", "", "with --cv: true/false: leave the hand rules' feature out of the penalty (default: make train's)")
 	return cmd
 }
 
-// evalSites maps host → folder for every site folder under the dirs.
+// evalSites maps host → folder for every site folder under the dirs (a dir
+// holding an expected.json is itself a site).
 func evalSites(dirs []string) (map[string]string, error) {
 	sites := map[string]string{}
 	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, "expected.json")); err == nil {
+			sites[strings.ToLower(filepath.Base(filepath.Clean(dir)))] = dir
+			continue
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("eval: %w", err)}
@@ -141,12 +180,21 @@ type evalServer struct {
 	ca *sitesrv.CA
 }
 
-func serveSites(sites map[string]string) (*evalServer, error) {
+// loadExpected reads a site's expected.json with its source folder resolved.
+func loadExpected(dir, corpusSrc string) (*extract.Expected, error) {
+	exp, err := extract.LoadExpected(dir)
+	if err == nil {
+		exp.ResolveSource(corpusSrc)
+	}
+	return exp, err
+}
+
+func serveSites(sites map[string]string, corpusSrc string) (*evalServer, error) {
 	roots := map[string]string{}
 	var names []string
 	for host, dir := range sites {
 		root := dir
-		if exp, err := extract.LoadExpected(dir); err == nil {
+		if exp, err := loadExpected(dir, corpusSrc); err == nil {
 			root = exp.SiteRoot(dir)
 		}
 		roots[host], roots["www."+host] = root, root
@@ -168,7 +216,7 @@ func serveSites(sites map[string]string) (*evalServer, error) {
 	return &evalServer{Server: srv, ca: ca}, nil
 }
 
-func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string, progress io.Writer) evalReport {
+func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string, corpusSrc string, progress io.Writer) evalReport {
 	hosts := make([]string, 0, len(sites))
 	for h := range sites {
 		hosts = append(hosts, h)
@@ -179,9 +227,11 @@ func runEval(ctx context.Context, ex *extract.Extractor, sites map[string]string
 	for _, h := range hosts {
 		dir := sites[h]
 		res := siteResult{Site: h}
-		exp, err := extract.LoadExpected(dir)
+		exp, err := loadExpected(dir, corpusSrc)
 		if err == nil && exp.Root != "" {
-			if _, serr := os.Stat(exp.Root); serr != nil {
+			if _, serr := os.Stat(exp.Root); serr != nil && exp.SourceRepo != "" {
+				err = fmt.Errorf("%s not unpacked (%s at %s: scripts/corpus-src.sh)", exp.Root, exp.SourceRepo, exp.SourceCommit)
+			} else if serr != nil {
 				err = fmt.Errorf("%s not installed (Debian package %s)", exp.Root, exp.Package)
 			}
 		}

@@ -61,6 +61,11 @@ type colorEv struct {
 	src     map[string]float64 // evidence by source kind (see sourceOfRole)
 	prop    string             // the custom property that speaks loudest for it
 	propW   float64
+	// For the fitted ranking: rendered evidence and the part of it seen
+	// only far down the page, and how many buttons paint it.
+	rendered, far float64
+	buttons       int
+	raw           float64 // score before the rank's discounts
 }
 
 // palette scores the colours of a page.
@@ -189,15 +194,24 @@ func (p *palette) observe(sig *Signals) {
 			amount = o.W / 150
 		}
 		score := w * math.Sqrt(math.Min(amount, 9))
+		far := false
 		if h := sig.Viewport.H; h > 0 && o.Top > 3*h {
 			// Seen only far below the first screens: content markup
 			// (item kinds, syntax, tables), not the site's frame.
 			score *= 0.5
+			far = true
 		}
 		if e := p.get(o.C); e != nil {
 			if overlay {
 				e.overlay += score
 			} else {
+				e.rendered += score
+				if far {
+					e.far += score
+				}
+				if role == "cta-bg" {
+					e.buttons += o.N
+				}
 				e.score += score
 				e.credit(sourceOfRole[role], score)
 				if !inkRoles[role] {
@@ -297,6 +311,7 @@ func (e *colorEv) neutral() bool {
 // for headings.
 func (p *palette) rank() (brand, neutral []*colorEv) {
 	for _, e := range p.ev {
+		e.raw = e.score
 		if e.score <= 0 || colour.DeltaE(e.c, p.bg) < 4 || colour.DeltaE(e.c, p.text) < 4 {
 			continue
 		}
@@ -330,6 +345,10 @@ func (p *palette) rank() (brand, neutral []*colorEv) {
 
 // chooseColors assembles app.Colors; every field is set.
 func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.ColorRoles {
+	return chooseColorsWith(sig, man, logoFills, nil)
+}
+
+func chooseColorsWith(sig *Signals, man *WebManifest, logoFills []string, j *jctx) app.ColorRoles {
 	p := newPalette(sig)
 	p.observe(sig)
 	if man != nil {
@@ -414,6 +433,9 @@ func chooseColors(sig *Signals, man *WebManifest, logoFills []string) app.ColorR
 	if best := firstDistinct(brand, nil); best != nil && best != primary && best.score > 2*primary.score {
 		primary = best
 	}
+	// The fitted ranking over every candidate, the hand choice among its
+	// features.
+	primary = rankPrimary(j, p, brand, neutral, primary, logo)
 	picked = append(picked, primary)
 	out.Primary = primary.hex
 	secondary := take("secondary")

@@ -142,7 +142,9 @@ type fontUse struct {
 // chooseFonts reports the primary family (most body, navigation and button
 // text) and a secondary one (headings if they differ, else the next most
 // used family). Never nil.
-func chooseFonts(sig *Signals) []app.Font {
+func chooseFonts(sig *Signals) []app.Font { return chooseFontsWith(sig, nil) }
+
+func chooseFontsWith(sig *Signals, j *jctx) []app.Font {
 	uses := map[string]*fontUse{}
 	var order []string
 	get := func(stack string) *fontUse {
@@ -210,19 +212,22 @@ func chooseFonts(sig *Signals) []app.Font {
 		}
 		return a.heading > b.heading
 	})
-	primary := uses[byText[0]]
+	primary := rankFont(j, sig, uses, byText, uses[byText[0]])
 	fonts := []app.Font{font(primary, "primary", sig)}
 
 	var secondary *fontUse
 	for _, k := range order { // headings in a family of their own
 		u := uses[k]
-		if u != primary && u.heading > 0 && (secondary == nil || u.heading > secondary.heading) {
+		if !strings.EqualFold(u.family, primary.family) && u.heading > 0 && (secondary == nil || u.heading > secondary.heading) {
 			secondary = u
 		}
 	}
 	if secondary == nil { // else the next most used family, if it is used at all
 		for _, k := range byText[1:] {
 			u := uses[k]
+			if strings.EqualFold(u.family, primary.family) {
+				continue
+			}
 			if n := u.text + u.heading; n >= 40 || (total > 0 && float64(n)/float64(total) >= 0.02) {
 				secondary = u
 				break

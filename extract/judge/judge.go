@@ -19,7 +19,12 @@ import (
 // observer's recorded LogoFiles. The pack's logos name the files the
 // observer stored; it has no monochrome or PNG copies (those are drawn from
 // the bytes) and no metadata.
-func Judge(sig *Signals) (app.Pack, error) {
+func Judge(sig *Signals) (app.Pack, error) { return JudgeWith(sig, nil, nil) }
+
+// JudgeWith judges with model m (nil: the embedded one) and hands every
+// decision's candidates to rec when it is not nil (training, diagnosis).
+func JudgeWith(sig *Signals, m *Model, rec Recorder) (app.Pack, error) {
+	j := &jctx{m: m, rec: rec}
 	if sig == nil || sig.Version != SignalsVersion {
 		return app.Pack{}, fmt.Errorf("judge: not a version %d Signals file (re-record it)", SignalsVersion)
 	}
@@ -27,25 +32,29 @@ func Judge(sig *Signals) (app.Pack, error) {
 	if domain == "" {
 		return app.Pack{}, errors.New("judge: Signals without a page URL")
 	}
-	plan := PlanLogos(domain, sig.URL, sig, sig.Manifest, func(o LogoOption, src string) *LogoFile {
+	plan := planLogos(domain, sig.URL, sig, sig.Manifest, func(o LogoOption, src string) *LogoFile {
 		return RecordedLogo(sig, LogoKey(o, src))
-	})
-	return JudgePlanned(domain, sig, plan), nil
+	}, j)
+	return judgePlanned(domain, sig, plan, j), nil
 }
 
 // JudgePlanned judges name, colours, fonts, voice and the design system
 // once the logos are chosen (their names and colours are evidence).
 func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
-	colors := app.Colors{ColorRoles: chooseColors(sig, sig.Manifest, plan.fills)}
+	return judgePlanned(domain, sig, plan, nil)
+}
+
+func judgePlanned(domain string, sig *Signals, plan logoPlan, j *jctx) app.Pack {
+	colors := app.Colors{ColorRoles: chooseColorsWith(sig, sig.Manifest, plan.fills, j)}
 	colors.Contrast = app.PackContrast(colors.ColorRoles)
 	colors.Dark = chooseDark(sig, colors.ColorRoles)
 	icons, images := chooseMedia(sig)
-	brand := brandCasing(chooseBrand(hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names)), sig.Title, sig.Text)
+	brand := chooseBrandWith(sig, hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names), j)
 	p := app.Pack{
 		Brand:       brand,
 		Domain:      domain,
 		Colors:      colors,
-		Fonts:       chooseFonts(sig),
+		Fonts:       chooseFontsWith(sig, j),
 		Logos:       packLogos(plan),
 		Voice:       analyzeVoice(CopyText(sig)),
 		Description: chooseDescription(sig),

@@ -138,45 +138,6 @@ func siteNames(sig *Signals, label string) []string {
 	return out
 }
 
-// bodyLogos returns the page's logo candidates worth trying, best first,
-// and the names (alt/title) of the best one.
-func bodyLogos(sig *Signals, label string) ([]LogoOption, []string) {
-	type scored struct {
-		c *LogoCand
-		s float64
-	}
-	var list []scored
-	names := siteNames(sig, label)
-	for i := range sig.Logos {
-		c := &sig.Logos[i]
-		if s := scoreLogo(c, names, sig.Viewport.W); s >= 30 {
-			list = append(list, scored{c, s})
-		}
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
-	var out []LogoOption
-	names = nil
-	for i, x := range list {
-		if i == 3 {
-			break
-		}
-		o := LogoOption{src: x.c.Src, dark: x.c.DarkSrc, BoxW: x.c.W, BoxH: x.c.H, score: x.s, fills: x.c.Fills}
-		if x.c.Kind == "svg" {
-			o.src, o.Markup = "", x.c.Markup
-		}
-		if x.c.LightSrc != "" && x.c.DarkSrc != "" {
-			o.src = x.c.LightSrc
-		}
-		out = append(out, o)
-		// Only a logo in the header, the home link or the top band names
-		// the brand; any other image's alt text is about something else.
-		if i == 0 && (x.c.InHeader || x.c.InHomeLink || x.c.Y < 160) {
-			names = append(names, x.c.Alt, x.c.Title)
-		}
-	}
-	return out, names
-}
-
 // iconOptions lists app icons, best first: apple-touch-icon, manifest
 // icons, icon links (SVG, then the largest), /favicon.ico.
 func iconOptions(sig *Signals, man *WebManifest, pageURL string) []LogoOption {
@@ -276,18 +237,33 @@ type logoOpener func(o LogoOption, src string) *LogoFile
 // choice live and from recorded Signals. No logo candidate at all, or none
 // usable, means no logo: never a guess.
 func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener) logoPlan {
+	return planLogos(domain, pageURL, sig, man, open, nil)
+}
+
+// planLogos tries the candidates in the fitted model's order; those it
+// ranks below "no logo" are never tried.
+func planLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener, j *jctx) logoPlan {
 	label := domainLabel(hostOf(pageURL, domain))
-	body, names := bodyLogos(sig, label)
+	opts, cands, elems := logoCands(sig, man, pageURL, label)
+	j.record(DecLogo, cands)
 	icons := iconOptions(sig, man, pageURL)
-	var fallbacks []LogoOption
-	for _, o := range sig.JSONLD {
-		if o.Logo != "" {
-			fallbacks = append(fallbacks, LogoOption{src: o.Logo})
+	var names []string
+	var ordered []LogoOption
+	named := false
+	for _, i := range j.model().order(DecLogo, cands) {
+		if cands[i].Kind == "none" {
+			break
 		}
-	}
-	fallbacks = append(fallbacks, icons...)
-	if sig.Meta.OGImage != "" {
-		fallbacks = append(fallbacks, LogoOption{src: sig.Meta.OGImage})
+		if c := elems[i]; c != nil && !named {
+			// Only a logo in the header, the home link or the top band
+			// names the brand; any other image's alt text is about
+			// something else.
+			named = true
+			if c.InHeader || c.InHomeLink || c.Y < 160 {
+				names = append(names, c.Alt, c.Title)
+			}
+		}
+		ordered = append(ordered, opts[i])
 	}
 	plan := logoPlan{names: names}
 	seen := map[string]bool{}
@@ -305,7 +281,7 @@ func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logo
 		return f
 	}
 	var mainOpt LogoOption
-	for _, o := range append(body, fallbacks...) {
+	for _, o := range ordered {
 		if f := try(o, o.src); f != nil {
 			src := o.src
 			if o.Markup != "" {
@@ -336,6 +312,27 @@ func PlanLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logo
 		}
 	}
 	return plan
+}
+
+// ProbeLogos tries, beyond the plan, the candidates a fitted model might
+// rank first (up to eight page elements the hand rules do not reject
+// outright, and every fallback), so that recorded Signals hold the facts
+// of their files for training and cross-validation. The observer calls it
+// only when it records Signals.
+func ProbeLogos(domain, pageURL string, sig *Signals, man *WebManifest, open logoOpener) {
+	opts, cands, _ := logoCands(sig, man, pageURL, domainLabel(hostOf(pageURL, domain)))
+	body := 0
+	for i, o := range opts {
+		switch cands[i].Kind {
+		case "none":
+			continue
+		case "body", "svg":
+			if body++; body > 8 || cands[i].X[3] < -0.2 {
+				continue
+			}
+		}
+		open(o, o.src)
+	}
 }
 
 // packLogos lists the plan's logos as the pack shows them (main, dark,

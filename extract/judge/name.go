@@ -13,6 +13,7 @@ import (
 type nameSource struct {
 	text     string
 	priority float64
+	kind     string // og, app, jsonld, manifest, logo, ogtitle, title
 }
 
 var (
@@ -177,13 +178,21 @@ func splitTitle(s string) []string {
 	return out
 }
 
-// chooseBrand picks the brand name from the page's self-descriptions,
-// preferring parts that match the domain, and falls back to the title-cased
-// domain label.
-func chooseBrand(host string, sources []nameSource) string {
-	label := domainLabel(host)
-	best, bestScore := "", -1e9
-	anyMatch, bestIsLead := false, false
+// brandPart is one name candidate: a part of one source.
+type brandPart struct {
+	text        string
+	src         nameSource
+	idx, nparts int
+	split       bool // the source was split (before noise parts were dropped)
+	words       int
+	sim, score  float64
+	agree       int
+}
+
+// brandParts lists the usable parts of every source with the hand rules'
+// score, and whether any part resembles the domain label.
+func brandParts(label string, sources []nameSource) ([]brandPart, bool) {
+	anyMatch := false
 	// agree counts, per folded name, the sources that offer it: a name two
 	// signals agree on (title and logo alt, og:site_name and manifest …)
 	// beats one only a single signal offers.
@@ -197,6 +206,7 @@ func chooseBrand(host string, sources []nameSource) string {
 			}
 		}
 	}
+	var out []brandPart
 	for _, src := range sources {
 		parts := splitTitle(src.text)
 		split := len(titleSeparators.Split(src.text, -1)) > 1 // before noise parts were dropped
@@ -213,11 +223,26 @@ func chooseBrand(host string, sources []nameSource) string {
 			if len(parts) > 1 && i > 0 {
 				score -= 0.5 // taglines follow the name more often than not
 			}
-			if score > bestScore {
-				best, bestScore = part, score
-				// "Brand | tagline": a short first part of a split title.
-				bestIsLead = i == 0 && split && words <= 3
-			}
+			out = append(out, brandPart{text: part, src: src, idx: i, nparts: len(parts), split: split,
+				words: words, sim: sim, score: score, agree: agree[normName(part)]})
+		}
+	}
+	return out, anyMatch
+}
+
+// chooseBrand picks the brand name from the page's self-descriptions,
+// preferring parts that match the domain, and falls back to the title-cased
+// domain label.
+func chooseBrand(host string, sources []nameSource) string {
+	label := domainLabel(host)
+	best, bestScore := "", -1e9
+	bestIsLead := false
+	parts, anyMatch := brandParts(label, sources)
+	for _, p := range parts {
+		if p.score > bestScore {
+			best, bestScore = p.text, p.score
+			// "Brand | tagline": a short first part of a split title.
+			bestIsLead = p.idx == 0 && p.split && p.words <= 3
 		}
 	}
 	if best != "" && (anyMatch || bestScore >= 2 || bestIsLead) {
@@ -255,26 +280,34 @@ func titleCaseLabel(label string) string {
 // brandSources lists the name candidates of a page, most trusted first.
 func brandSources(sig *Signals, man *WebManifest, logoNames []string) []nameSource {
 	var out []nameSource
+	kind := ""
 	add := func(s string, p float64) {
 		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, nameSource{text: s, priority: p})
+			out = append(out, nameSource{text: s, priority: p, kind: kind})
 		}
 	}
+	kind = "og"
 	add(sig.Meta.OGSiteName, 4)
+	kind = "app"
 	add(sig.Meta.AppName, 3)
+	kind = "jsonld"
 	for _, o := range sig.JSONLD {
 		if strings.Contains(o.Type, "Organization") || strings.Contains(o.Type, "Brand") || strings.Contains(o.Type, "Store") || strings.Contains(o.Type, "Business") {
 			add(o.Name, 3)
 		}
 	}
+	kind = "manifest"
 	if man != nil {
 		add(man.ShortName, 3)
 		add(man.Name, 2.5)
 	}
+	kind = "logo"
 	for _, n := range logoNames {
 		add(cleanName(logoWords.ReplaceAllString(n, " ")), 2.5)
 	}
+	kind = "ogtitle"
 	add(sig.Meta.OGTitle, 1.5)
+	kind = "title"
 	add(sig.Title, 1)
 	return out
 }

@@ -1,0 +1,138 @@
+package judge
+
+import "math"
+
+// Group is one labelled decision: its candidates' features and which of
+// them are right answers (a decision without a right candidate teaches
+// nothing and is left out of a fit).
+type Group struct {
+	X   [][]float64
+	Pos []bool
+}
+
+// FitOptions control a fit.
+type FitOptions struct {
+	L2    float64            // L2 penalty on the standardised weights (per group, see Fit)
+	L2By  map[string]float64 // per decision, overriding L2
+	Iters int                // gradient steps
+	Step  float64            // step size
+	// Free leaves the first feature (every decision's "hand": the hand
+	// rules' own choice) out of the penalty, so the penalty shrinks the
+	// fit towards the hand rules rather than towards no preference.
+	Free bool
+}
+
+// DefaultFit is what `make train` uses.
+var DefaultFit = FitOptions{L2: 0.03, Iters: 3000, Step: 0.5}
+
+// Fit fits a conditional logistic (softmax) ranking model: for each group
+// the probability of candidate i is exp(w·xᵢ) / Σⱼ exp(w·xⱼ), and the fit
+// minimises the mean over groups of −log Σ_{i right} P(i) plus
+// L2/2·‖w‖² on standardised features (each feature divided by its
+// standard deviation over all candidates; constants cancel in the softmax).
+// Plain full-batch gradient descent from zero with a fixed step and
+// number of steps: the same data always give the same weights. The
+// weights returned are on the raw feature scale.
+func Fit(nf int, groups []Group, o FitOptions) []float64 {
+	var use []Group
+	for _, g := range groups {
+		for _, p := range g.Pos {
+			if p {
+				use = append(use, g)
+				break
+			}
+		}
+	}
+	w := make([]float64, nf)
+	if len(use) == 0 {
+		return w
+	}
+	// Standardise.
+	mean, sd := make([]float64, nf), make([]float64, nf)
+	n := 0.0
+	for _, g := range use {
+		for _, x := range g.X {
+			for f := range nf {
+				mean[f] += x[f]
+			}
+			n++
+		}
+	}
+	for f := range nf {
+		mean[f] /= n
+	}
+	for _, g := range use {
+		for _, x := range g.X {
+			for f := range nf {
+				d := x[f] - mean[f]
+				sd[f] += d * d
+			}
+		}
+	}
+	for f := range nf {
+		sd[f] = math.Sqrt(sd[f] / n)
+	}
+	z := make([]Group, len(use))
+	for gi, g := range use {
+		z[gi] = Group{Pos: g.Pos, X: make([][]float64, len(g.X))}
+		for i, x := range g.X {
+			zx := make([]float64, nf)
+			for f := range nf {
+				if sd[f] > 1e-9 {
+					zx[f] = (x[f] - mean[f]) / sd[f]
+				}
+			}
+			z[gi].X[i] = zx
+		}
+	}
+	grad := make([]float64, nf)
+	for range o.Iters {
+		for f := range grad {
+			grad[f] = o.L2 * w[f]
+		}
+		if o.Free {
+			grad[0] = 0
+		}
+		for _, g := range z {
+			sc := make([]float64, len(g.X))
+			top := math.Inf(-1)
+			for i, x := range g.X {
+				for f := range nf {
+					sc[i] += w[f] * x[f]
+				}
+				top = math.Max(top, sc[i])
+			}
+			all, pos := 0.0, 0.0
+			for i := range sc {
+				sc[i] = math.Exp(sc[i] - top)
+				all += sc[i]
+				if g.Pos[i] {
+					pos += sc[i]
+				}
+			}
+			inv := 1 / float64(len(z))
+			for i, x := range g.X {
+				c := sc[i] / all
+				if g.Pos[i] {
+					c -= sc[i] / pos
+				}
+				if c == 0 {
+					continue
+				}
+				for f := range nf {
+					grad[f] += inv * c * x[f]
+				}
+			}
+		}
+		for f := range w {
+			w[f] -= o.Step * grad[f]
+		}
+	}
+	out := make([]float64, nf)
+	for f := range nf {
+		if sd[f] > 1e-9 {
+			out[f] = w[f] / sd[f]
+		}
+	}
+	return out
+}
