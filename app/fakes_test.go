@@ -225,12 +225,16 @@ func (m *memStore) RequeueJob(_ context.Context, id string, runAfter time.Time) 
 
 // fakeExtractor returns a pack for any domain, or what run says.
 type fakeExtractor struct {
-	calls atomic.Int32
-	run   func(domain string) (*Extraction, error) // nil: a pack
+	calls  atomic.Int32
+	run    func(domain string) (*Extraction, error)                      // nil: a pack
+	runCtx func(ctx context.Context, domain string) (*Extraction, error) // before run, when set
 }
 
-func (f *fakeExtractor) Extract(_ context.Context, domain, _ string) (*Extraction, error) {
+func (f *fakeExtractor) Extract(ctx context.Context, domain, _ string) (*Extraction, error) {
 	f.calls.Add(1)
+	if f.runCtx != nil {
+		return f.runCtx(ctx, domain)
+	}
 	if f.run != nil {
 		return f.run(domain)
 	}
