@@ -121,20 +121,48 @@ func (s *Service) reserve(ctx context.Context, u *User, month string) error {
 	return nil
 }
 
-// refundReservation gives a unit back. A job's unit is refunded together
-// with clearing the job's charged flag, in one transaction, so a job that is
-// run again after a crash can never be refunded twice. The caller's context
-// may be gone; a refund must not be lost with it.
+// refundReservation gives a unit back. A refund the database refused for
+// being busy (service_unavailable: another process held its write lock;
+// nothing was written) is tried again in the background until it goes
+// through or refundPatience passes, so a unit reserved just before the lock
+// came is not lost; the caller never waits for it.
 func (s *Service) refundReservation(u *User, r *reservation) {
+	if err := s.refundOnce(u, r); ErrorCode(err) == EBUSY {
+		go s.refundLater(u, r, err)
+	}
+}
+
+// refundPatience bounds the background retries of a busy refund.
+const refundPatience = 10 * time.Minute
+
+func (s *Service) refundLater(u *User, r *reservation, err error) {
+	deadline := time.Now().Add(refundPatience)
+	for ErrorCode(err) == EBUSY && time.Now().Before(deadline) {
+		secs, _ := ErrorDetails(err)["retry_after_seconds"].(int)
+		time.Sleep(min(max(time.Duration(secs)*time.Second, 100*time.Millisecond), 5*time.Second))
+		err = s.refundOnce(u, r)
+	}
+	if err != nil {
+		s.log.Error("refund quota: given up", "user_id", u.ID, "month", r.month, "job_id", r.jobID, "err", err)
+	}
+}
+
+// refundOnce makes one refund attempt; errors other than a busy database
+// are logged here. A job's unit is refunded together with clearing the
+// job's charged flag, in one transaction, so a job that is run again after
+// a crash can never be refunded twice. The caller's context may be gone; a
+// refund must not be lost with it.
+func (s *Service) refundOnce(u *User, r *reservation) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	var err error
 	if r.jobID != "" {
-		if _, err := s.store.RefundJob(ctx, r.jobID, u.ID, r.month); err != nil {
-			s.log.Error("refund job quota", "job_id", r.jobID, "user_id", u.ID, "month", r.month, "err", err)
-		}
-		return
+		_, err = s.store.RefundJob(ctx, r.jobID, u.ID, r.month)
+	} else {
+		err = s.store.Refund(ctx, u.ID, r.month)
 	}
-	if err := s.store.Refund(ctx, u.ID, r.month); err != nil {
-		s.log.Error("refund quota", "user_id", u.ID, "month", r.month, "err", err)
+	if err != nil && ErrorCode(err) != EBUSY {
+		s.log.Error("refund quota", "job_id", r.jobID, "user_id", u.ID, "month", r.month, "err", err)
 	}
+	return err
 }

@@ -280,6 +280,34 @@ func TestChargeJobStoreErrorRefundsAtSubmission(t *testing.T) {
 	}
 }
 
+// TestChargeRefundOutlastsBusyDatabase: the database gets locked between
+// the reservation and the job's row (CreateJob: service_unavailable), and
+// stays locked for the first refunds too. The caller hears 503 at once;
+// the unit is refunded in the background once the lock goes: nothing is
+// left half-written.
+func TestChargeRefundOutlastsBusyDatabase(t *testing.T) {
+	r := newChargeRig(t)
+	r.st.createErr = errBusyDB
+	r.st.mu.Lock()
+	r.st.refundBusy = 3
+	r.st.mu.Unlock()
+	if _, err := r.svc.Analyze(context.Background(), r.u, "https://a.example/"); ErrorCode(err) != EBUSY {
+		t.Fatalf("err = %v, want service_unavailable", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for r.used() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("used %d: the busy refund was never retried", r.used())
+		}
+		time.Sleep(10 * time.Millisecond) // polling with a deadline
+	}
+	r.st.mu.Lock()
+	defer r.st.mu.Unlock()
+	if r.st.refunds != 1 || r.st.refundBusy != 0 || len(r.st.jobs) != 0 {
+		t.Fatalf("refunds %d, busy answers left %d, jobs %d; want 1, 0, 0", r.st.refunds, r.st.refundBusy, len(r.st.jobs))
+	}
+}
+
 // A job claimed too often (it kept killing the process) fails and refunds once.
 func TestChargeJobGivenUpRefunds(t *testing.T) {
 	r := newChargeRig(t)

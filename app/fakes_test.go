@@ -25,6 +25,7 @@ type memStore struct {
 	saveErr    error // SavePack fails with it when set
 	createErr  error // CreateJob fails with it when set
 	requeueErr error // RequeueJob fails with it when set
+	refundBusy int   // Refund and RefundJob answer service_unavailable this many more times
 }
 
 func newMemStore() *memStore {
@@ -86,9 +87,17 @@ func (m *memStore) Reserve(_ context.Context, userID int64, month string, limit 
 	return used + 1, true, nil
 }
 
+// errBusyDB is what the store answers while another process holds the
+// database's write lock.
+var errBusyDB = Errorf(EBUSY, "The database is busy.").With("retry_after_seconds", 0)
+
 func (m *memStore) Refund(_ context.Context, userID int64, month string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.refundBusy > 0 {
+		m.refundBusy--
+		return errBusyDB
+	}
 	if m.usage[userID][month] > 0 {
 		m.usage[userID][month]--
 		m.refunds++
@@ -99,6 +108,10 @@ func (m *memStore) Refund(_ context.Context, userID int64, month string) error {
 func (m *memStore) RefundJob(_ context.Context, jobID string, userID int64, month string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.refundBusy > 0 {
+		m.refundBusy--
+		return false, errBusyDB
+	}
 	j := m.jobs[jobID]
 	if j == nil || !j.Charged {
 		return false, nil
@@ -212,12 +225,16 @@ func (m *memStore) RequeueJob(_ context.Context, id string, runAfter time.Time) 
 
 // fakeExtractor returns a pack for any domain, or what run says.
 type fakeExtractor struct {
-	calls atomic.Int32
-	run   func(domain string) (*Extraction, error) // nil: a pack
+	calls  atomic.Int32
+	run    func(domain string) (*Extraction, error)                      // nil: a pack
+	runCtx func(ctx context.Context, domain string) (*Extraction, error) // before run, when set
 }
 
-func (f *fakeExtractor) Extract(_ context.Context, domain, _ string) (*Extraction, error) {
+func (f *fakeExtractor) Extract(ctx context.Context, domain, _ string) (*Extraction, error) {
 	f.calls.Add(1)
+	if f.runCtx != nil {
+		return f.runCtx(ctx, domain)
+	}
 	if f.run != nil {
 		return f.run(domain)
 	}

@@ -171,7 +171,11 @@ func (s *Service) requeueJob(ctx context.Context, j *Job, cause error) bool {
 		s.log.Error("requeue job", "job_id", j.ID, "err", err)
 		return false
 	}
-	s.log.Info("job requeued", "job_id", j.ID, "code", ErrorCode(cause), "retry_in", d, "err", cause)
+	msg := "job requeued: no browser available"
+	if ErrorCode(cause) == EBUSY {
+		msg = "job requeued: service unavailable (database busy or shutting down)"
+	}
+	s.log.Info(msg, "job_id", j.ID, "retry_in", d, "err", cause)
 	return true
 }
 

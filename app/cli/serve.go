@@ -123,9 +123,14 @@ func newServeCommand() *cobra.Command {
 			}
 			log.Info("brandpack listening", "addr", ln.Addr().String(), "public_url", publicURL, "version", Version)
 
+			// The request log outlives the drain: requests and jobs that
+			// finish during it are logged too.
+			logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
+			logDone := make(chan struct{})
+			go func() { defer close(logDone); svc.RunRequestLog(logCtx) }()
+			defer func() { stopLog(); <-logDone }()
 			var wg sync.WaitGroup
 			wg.Go(func() { svc.RunJobs(ctx, ex.Capacity()) })
-			wg.Go(func() { svc.RunRequestLog(ctx) })
 			wg.Go(func() { app.NewRetention(d, nil, log).Run(ctx, sweepEvery) })
 			wg.Go(func() { svc.RunWebhooks(ctx) })
 			errc := make(chan error, 1)
