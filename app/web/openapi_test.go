@@ -806,6 +806,9 @@ func (s *oaStore) CreateJob(_ context.Context, j *app.Job) error {
 	if j.Domain == "boom.example" {
 		return errOABoom
 	}
+	if j.Domain == "locked.example" { // the database's writer stayed busy (db.writer)
+		return app.Errorf(app.EBUSY, "The database is busy; try again in a few seconds.").With("retry_after_seconds", 5)
+	}
 	c := *j
 	s.jobs[j.ID] = &c
 	return nil
@@ -1078,7 +1081,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	run(srv, oaCall{op: job, method: "GET", path: "/api/v1/analyze/job_unknown", key: key})
 	run(srv, oaCall{op: job, method: "GET", path: "/api/v1/analyze/job_boom", key: key})
 	for _, body := range []string{``, `nope`, `{"url": 5}`, `{}`, `{"url": "ftp://example.com/"}`,
-		`{"url": "http://localhost:8080/"}`, `{"url": "https://10.0.0.1/"}`, `{"url": "https://boom.example/"}`} {
+		`{"url": "http://localhost:8080/"}`, `{"url": "https://10.0.0.1/"}`, `{"url": "https://boom.example/"}`, `{"url": "https://locked.example/"}`} {
 		run(srv, oaCall{op: analyze, method: "POST", path: "/api/v1/analyze", key: key, body: body})
 	}
 
@@ -1092,7 +1095,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		t.Fatalf("batch: %d %s", rec.Code, rec.Body)
 	}
 	for _, body := range []string{``, `{"domains": "x.com"}`, `{"domains": []}`, `{"domains": ["ok.example", "nodot"]}`,
-		`{"domains": ["localhost"]}`, `{"domains": ["boom.example"]}`} {
+		`{"domains": ["localhost"]}`, `{"domains": ["boom.example"]}`, `{"domains": ["locked.example"]}`} {
 		run(srv, oaCall{op: batch, method: "POST", path: "/api/v1/packs:batch", key: key, body: body})
 	}
 
