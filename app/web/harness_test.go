@@ -153,7 +153,7 @@ func newHarness(t *testing.T, o harnessOpts, sites ...*site) *harness {
 	var wh *app.Webhooks
 	if o.webhooks {
 		door := egress.New(egress.Config{Resolve: resolve, Logger: log})
-		wh = app.NewWebhooks(app.WebhookConfig{Store: d, Client: door.HTTPClient(0), Guard: door, BaseURL: h.srv.URL, Logger: log})
+		wh = app.NewWebhooks(app.WebhookConfig{Store: d, Client: door.SendClient(0), Guard: door, BaseURL: h.srv.URL, Logger: log})
 	}
 	h.svc = app.NewService(app.Config{Store: d, Revisions: d, Extractor: ex, Now: h.clock.Now, BaseURL: h.srv.URL, Logger: log, Webhooks: wh})
 	handler = web.New(web.Config{Service: h.svc, Logger: log, PublicURL: h.srv.URL, Version: "test",
