@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/app/web/contract"
 )
 
 // The OpenAPI document (openapi.json) is hand-written; these tests keep it
@@ -877,6 +878,10 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	doc := oaLoad(t)
 	v := oaValidator{doc: doc}
 	ops := oaOperations(t, doc)
+	kin, err := contract.New([]byte(strings.ReplaceAll(openapiDoc, "{{PUBLIC_URL}}", oaPublicURL)))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	key, _ := app.NewAPIKey(1, time.Now())
 	store := &oaStore{keyHash: app.HashSecret(key), limit: 100,
@@ -903,6 +908,11 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		status := strconv.Itoa(rec.Code)
 		where := fmt.Sprintf("%s %s → %s", c.method, c.path, status)
+		// The same answer through kin-openapi's openapi3filter (strict).
+		if err := kin.Check(contract.Exchange{Request: req, RequestBody: []byte(c.body), Status: rec.Code,
+			Header: rec.Header(), Body: rec.Body.Bytes()}); err != nil {
+			t.Errorf("%s: kin-openapi: %v", where, err)
+		}
 		op := ops[c.op]
 		if op == nil {
 			t.Fatalf("%s: no operation %q in the document", where, c.op)
