@@ -402,6 +402,14 @@
     else if (isHeaderEl) addColor(bg, pre + 'header-bg', 1, top);
     else if (isFooterEl) addColor(bg, pre + 'footer-bg', 1, top);
     else if (rect.width * rect.height >= 150) addColor(bg, pre + 'bg', area, top);
+    // Gradient fills paint with their stops (a gradient header, hero or
+    // button): each stop counts like the background, at half the weight.
+    const bgi = cs.backgroundImage || '';
+    if (bgi.includes('gradient') && rect.width * rect.height >= 150) {
+      const stops = (bgi.match(/rgba?\([^)]*\)/g) || []).slice(0, 4);
+      const role = cta ? 'cta-bg' : isHeaderEl ? 'header-bg' : isFooterEl ? 'footer-bg' : 'bg';
+      for (const c of stops) addColor(c, pre + role, role === 'bg' ? area / 2 : 0.5, top);
+    }
 
     // Text colour.
     if (own > 0) {
@@ -595,7 +603,7 @@
     if (!/url\(/.test(bi) || /gradient/.test(bi)) continue;
     const r = el.getBoundingClientRect();
     if (r.top + sy > 400 || r.width < 24 || r.height < 16 || r.height > 400) continue;
-    if (r.width > 900 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]')) continue;
+    if (r.width > 900 && r.height > 200 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]')) continue;
     bgSeen.add(el);
     bgLogo.push(el);
     bgExtra++;

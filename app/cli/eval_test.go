@@ -85,3 +85,26 @@ func TestEvalCommandNeedsSites(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// brandpack eval --cv needs no browser: it cross-validates the fitted judge
+// over recorded Signals and prints the held-out and training tables.
+func TestEvalCrossValidation(t *testing.T) {
+	corpus := filepath.Join("..", "..", "testdata", "corpus")
+	entries, err := os.ReadDir(corpus)
+	if err != nil || len(entries) < 4 {
+		t.Skip("labelled corpus absent")
+	}
+	args := []string{"eval", "--cv", "--folds", "2", "--signals-dir", filepath.Join("..", "..", "testdata", "signals"), "--data", t.TempDir()}
+	for _, e := range entries[:4] {
+		args = append(args, filepath.Join(corpus, e.Name()))
+	}
+	code, out, errOut := run(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"2-fold cross-validation", "held-out (CV)", "training", "hand rules", "primary", "logo", "TOTAL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"math"
+	"slices"
 
 	"github.com/brandpack/brandpack/extract/colour"
 )
@@ -40,6 +41,7 @@ var colorFeatures = []string{
 	"bw_ink",        // a dark neutral on a page with no chromatic colour of its own (framework and browser defaults aside)
 	"bw_colour",     // a chromatic candidate on such a page
 	"logo_first",    // within ΔE 8 of the logo's first (most used) colour
+	"is_text",       // the page's text colour itself (a black-and-white brand's ink)
 }
 
 var browserLinks = func() []colour.RGBA {
@@ -54,6 +56,16 @@ var browserLinks = func() []colour.RGBA {
 // colorCands lists the primary candidates with their features.
 func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA) ([]*colorEv, []Cand) {
 	all := append(append([]*colorEv{}, brand...), neutral...)
+	// The text colour is no candidate of the rules (it is the ink, not a
+	// brand colour), but a black-and-white brand's primary is its ink.
+	ink := p.ev[p.text.Hex()]
+	if ink == nil {
+		l, a, b := p.text.Colorful().Lab()
+		ink = &colorEv{hex: p.text.Hex(), c: p.text, l: l * 100, ch: math.Hypot(a, b) * 100}
+	}
+	if !slices.Contains(all, ink) {
+		all = append(all, ink)
+	}
 	// A black-and-white page: no chromatic colour with painted evidence
 	// that is not a framework or browser default.
 	bw := true
@@ -132,6 +144,7 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 			}
 		}
 		kv["dark_chroma"] = b2f(e.l < 40 && e.ch >= 20)
+		kv["is_text"] = b2f(e == ink)
 		if bw {
 			kv["bw_ink"] = b2f(e.neutral() && e.l < 35)
 			kv["bw_colour"] = b2f(!e.neutral())

@@ -23,7 +23,7 @@ type FitOptions struct {
 }
 
 // DefaultFit is what `make train` uses.
-var DefaultFit = FitOptions{L2: 0.03, Iters: 3000, Step: 0.5}
+var DefaultFit = FitOptions{L2: 0.1, Iters: 3000, Step: 0.5}
 
 // Fit fits a conditional logistic (softmax) ranking model: for each group
 // the probability of candidate i is exp(w·xᵢ) / Σⱼ exp(w·xⱼ), and the fit

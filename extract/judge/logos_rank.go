@@ -40,6 +40,8 @@ var logoFeatures = []string{
 	"none_noword",  // none, and no candidate says logo/brand or names the site
 	"none_best",    // none: the best body candidate's hand score / 100 (−1 without one)
 	"none_wordtop", // none, and a candidate in the top band says logo/brand or names the site
+	"icon_svg",     // a vector icon (.svg)
+	"icon_ico",     // a .ico favicon
 }
 
 // logoParts are the named terms of scoreLogo for one body candidate.
@@ -167,8 +169,13 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		linked = linked || (l.Href != "" && !strings.Contains(l.Rel, "mask-icon"))
 	}
 	for i, o := range icons {
+		file := strings.ToLower(o.src)
+		if u, err := url.Parse(o.src); err == nil {
+			file = strings.ToLower(u.Path)
+		}
 		fallback(o, map[string]float64{"is_icon": 1, "icon_rank": float64(min(i, 5)) / 5,
-			"icon_apple": b2f(i == 0 && hasAppleIcon(sig))}, "icon")
+			"icon_apple": b2f(i == 0 && hasAppleIcon(sig)),
+			"icon_svg":   b2f(strings.HasSuffix(file, ".svg")), "icon_ico": b2f(strings.HasSuffix(file, ".ico"))}, "icon")
 	}
 	if sig.Meta.OGImage != "" {
 		fallback(LogoOption{src: sig.Meta.OGImage}, map[string]float64{"is_og": 1}, "fallback")
