@@ -1,8 +1,6 @@
 package web_test
 
 import (
-	"fmt"
-	"net/http"
 	"os"
 	"testing"
 
@@ -13,15 +11,4 @@ import (
 // net/http's default transport (the harness's client, http.Get, …) against
 // the OpenAPI document the server under test serves: an undocumented
 // status, header or field fails the run (app/web/contract).
-func TestMain(m *testing.M) {
-	rec := contract.NewRecorder(http.DefaultTransport)
-	http.DefaultTransport = rec
-	code := m.Run()
-	if err := rec.Report(); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: contract:", err)
-		code = 1
-	} else if testing.Verbose() {
-		fmt.Fprintf(os.Stderr, "contract: %d REST exchanges match the served OpenAPI document\n", rec.Checked())
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(contract.Main(m)) }

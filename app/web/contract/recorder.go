@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // Recorder is an http.RoundTripper that checks every exchange on the
@@ -159,4 +161,21 @@ func (r *Recorder) Report() error {
 	sort.Strings(out)
 	return fmt.Errorf("%d of %d REST exchanges do not match the served OpenAPI document:\n  %s",
 		len(out), r.checked, strings.Join(out, "\n  "))
+}
+
+// Main is a package's TestMain with the contract check: it installs a
+// Recorder as http.DefaultTransport, runs the tests, and fails the run when
+// any exchange did not match the served document.
+func Main(m *testing.M) int {
+	rec := NewRecorder(http.DefaultTransport)
+	http.DefaultTransport = rec
+	code := m.Run()
+	if err := rec.Report(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: contract:", err)
+		return 1
+	}
+	if testing.Verbose() {
+		fmt.Fprintf(os.Stderr, "contract: %d REST exchanges match the served OpenAPI document\n", rec.Checked())
+	}
+	return code
 }
