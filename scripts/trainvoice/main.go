@@ -55,6 +55,7 @@ func main() {
 	flag.IntVar(&p.minDF, "mindf", p.minDF, "minimum document frequency")
 	flag.IntVar(&p.iters, "iters", p.iters, "gradient steps")
 	flag.BoolVar(&p.noTuner, "notuner", false, "leave the tuner's set out of the training data")
+	siteFolds := flag.Int("sitecv", 0, "with -cv: also cross-validate over the labelled real sites (testdata/corpus), N folds by site")
 	flag.Parse()
 	if *fixtures != "" {
 		n, err := writeFixtures(fixturesPath, []string{filepath.Join("testdata", "sites"), filepath.Join(*fixtures, "sites"), filepath.Join(*fixtures, "real")})
@@ -65,23 +66,28 @@ func main() {
 		fmt.Printf("wrote %s (%d sites)\n", fixturesPath, n)
 		return
 	}
-	if err := run(os.Stdout, p, *cvOnly, *sites, *signals, *out); err != nil {
+	if err := run(os.Stdout, p, *cvOnly, *sites, *signals, *out, *siteFolds); err != nil {
 		fmt.Fprintln(os.Stderr, "trainvoice:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, p params, cvOnly bool, sites, signals, out string) error {
-	indep, tuner, err := loadSets(".")
+func run(w io.Writer, p params, cvOnly bool, sites, signals, out string, siteFolds int) error {
+	indep, tuner, corpus, err := loadSets(".")
 	if err != nil {
 		return err
 	}
 	if p.noTuner {
 		tuner = nil
 	}
-	cv := crossValidate(indep, tuner, p)
+	// The labelled real sites' copy trains every fold of the independent
+	// set's cross-validation (it is never one of its samples).
+	cv := crossValidate(indep, slices.Concat(tuner, corpus), p)
 	cv.print(w)
 	p.temperature = cv.temperature
+	if siteFolds > 1 {
+		siteCV(w, corpus, indep, tuner, p, siteFolds)
+	}
 	if sites != "" {
 		if err := scoreSites(w, sites, signals, indep, tuner, p); err != nil {
 			return err
@@ -90,7 +96,7 @@ func run(w io.Writer, p params, cvOnly bool, sites, signals, out string) error {
 	if cvOnly {
 		return nil
 	}
-	b := encodeModel(train(indep, tuner, p))
+	b := encodeModel(train(indep, slices.Concat(tuner, corpus), p))
 	if err := os.WriteFile(out, b, 0o644); err != nil {
 		return err
 	}
@@ -99,8 +105,10 @@ func run(w io.Writer, p params, cvOnly bool, sites, signals, out string) error {
 }
 
 // loadSets reads the independent set and the training-only sets under
-// root: the tuner's samples and the project's fixture sites' copy.
-func loadSets(root string) (indep, tuner []sample, err error) {
+// root: the tuner's samples and the project's fixture sites' copy (tuner),
+// and the labelled real sites' copy (corpus: testdata/corpus labels with
+// the copy of their testdata/signals).
+func loadSets(root string) (indep, tuner, corpus []sample, err error) {
 	var fixtures []sample
 	for _, f := range []struct {
 		path string
@@ -108,16 +116,20 @@ func loadSets(root string) (indep, tuner []sample, err error) {
 	}{{labelledPath, &indep}, {tunerPath, &tuner}, {fixturesPath, &fixtures}} {
 		b, err := os.ReadFile(filepath.Join(root, f.path))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := json.Unmarshal(b, f.into); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", f.path, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", f.path, err)
 		}
 	}
 	for i := range tuner {
 		tuner[i].ID = fmt.Sprintf("tuner-%03d", i+1)
 	}
-	return indep, append(tuner, fixtures...), nil
+	corpus, err = corpusSamples(filepath.Join(root, "testdata", "corpus"), filepath.Join(root, "testdata", "signals"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return indep, append(tuner, fixtures...), corpus, nil
 }
 
 // train fits the model that ships: both sets, the calibrated temperature.
