@@ -338,17 +338,25 @@ func firstNonEmpty(a, b string) string {
 }
 
 // mdText escapes what Markdown (CommonMark/GFM) would read as markup or
-// HTML, and folds line breaks, so page text stays text in a line or cell.
+// HTML inside a line or table cell — emphasis, code, links, HTML, entities,
+// cell breaks — and a block marker at the start (#, >, -, +, "1."), and
+// folds line breaks, so page text stays text and plain prose stays
+// readable for people and language models.
 func mdText(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	var out strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&", r) {
+	for i, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|~&", r) || i == 0 && strings.ContainsRune("#>-+=", r) {
 			out.WriteByte('\\')
 		}
 		out.WriteRune(r)
 	}
-	return out.String()
+	res := out.String()
+	// An ordered-list marker at the start ("2025. A year"): escape its dot.
+	if n := len(res) - len(strings.TrimLeft(res, "0123456789")); n > 0 && n < len(res) && (res[n] == '.' || res[n] == ')') {
+		res = res[:n] + "\\" + res[n:]
+	}
+	return res
 }
 
 // mdCode writes s as a code span that s cannot close (and no cell break).

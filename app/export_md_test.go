@@ -23,7 +23,7 @@ func TestBrandGuideMD(t *testing.T) {
 	}
 	md := string(x.Body)
 	for _, want := range []string{
-		"# Fern\\<script\\>alert\\(1\\)\\</script\\> \\| \\[x\\]\\(javascript:y\\) brand guide\n",
+		"# Fern\\<script\\>alert(1)\\</script\\> \\| \\[x\\](javascript:y) brand guide\n",
 		"> Made \\*slowly\\*\n",
 		"extracted 2026-11-20",
 		"## Colours\n", "| primary | `#1F6F5C` | ", "Palette, most prominent first: `#1F6F5C`, `#E8A33D`, `#C0392B`.",
@@ -41,7 +41,7 @@ func TestBrandGuideMD(t *testing.T) {
 			t.Errorf("guide lacks %q", want)
 		}
 	}
-	if strings.Contains(md, "<script>") || strings.Contains(md, "](javascript") {
+	if strings.Contains(md, "<script>") || strings.Contains(md, "[x](") || strings.Contains(md, "x](javascript") {
 		t.Errorf("page text became markup:\n%s", md)
 	}
 	// The secondary colour #E8A33D on #FFFDF8 is about 2:1: a don't, with
@@ -54,6 +54,21 @@ func TestBrandGuideMD(t *testing.T) {
 	for _, s := range []string{"## Typography", "## Spacing", "## Components", "## Logos", "## Colours"} {
 		if strings.Contains(string(x.Body), s) {
 			t.Errorf("bare pack guide has %s:\n%s", s, x.Body)
+		}
+	}
+}
+
+func TestMDTextEscapes(t *testing.T) {
+	for in, want := range map[string]string{
+		"Plain prose, with dots. And (parentheses)!": "Plain prose, with dots. And (parentheses)!",
+		"# Heading":         "\\# Heading",
+		"- item":            "\\- item",
+		"2025. A year":      "2025\\. A year",
+		"a*b_c`d|e<f>&g~h":  "a\\*b\\_c\\`d\\|e\\<f\\>\\&g\\~h",
+		"[x](javascript:y)": "\\[x\\](javascript:y)",
+	} {
+		if got := mdText(in); got != want {
+			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
