@@ -42,6 +42,7 @@ var colorFeatures = []string{
 	"bw_colour",     // a chromatic candidate on such a page
 	"logo_first",    // within ΔE 8 of the logo's first (most used) colour
 	"is_text",       // the page's text colour itself (a black-and-white brand's ink)
+	"link_only",     // seen only as a link colour: a theme's link colour more often than the brand's
 }
 
 var browserLinks = func() []colour.RGBA {
@@ -107,6 +108,7 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 			"src_logo":      math.Log1p(e.src["logo"]),
 			"n_sources":     float64(len(e.src)) / 5,
 			"logo_none":     b2f(len(logo) == 0),
+			"link_only":     b2f(len(e.src) == 1 && e.src["link"] > 0),
 		}
 		if bestEff > 0 {
 			kv["rel_eff"] = math.Max(0, e.eff()) / bestEff

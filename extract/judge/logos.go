@@ -13,7 +13,7 @@ import (
 
 var (
 	logoWord = regexp.MustCompile(`(?i)logo|brand|wordmark|site-?title|navbar-brand`)
-	notLogo  = regexp.MustCompile(`(?i)social|facebook|twitter|instagram|linkedin|youtube|tiktok|pinterest|github|whatsapp|cart|basket|\bbag\b|search|menu|hamburger|burger|close|arrow|chevron|caret|avatar|account|profile|\bflag|payment|visa|mastercard|paypal|award|partner|client|sponsor|customer|trust|as-seen|press|rating|stars?\b|qr|app-?store|google-?play|spinner|loader`)
+	notLogo  = regexp.MustCompile(`(?i)social|facebook|twitter|instagram|linkedin|youtube|tiktok|pinterest|github|whatsapp|cart|basket|\bbag\b|search|menu|hamburger|burger|close|arrow|chevron|caret|\bnext\b|\bprev(ious)?\b|avatar|account|profile|\bflag|payment|visa|mastercard|paypal|award|partner|client|sponsor|customer|trust|as-seen|press|rating|stars?\b|qr|app-?store|google-?play|spinner|loader`)
 )
 
 // LogoOption is one thing that could be stored as a logo.

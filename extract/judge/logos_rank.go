@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/url"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -42,6 +43,9 @@ var logoFeatures = []string{
 	"none_wordtop", // none, and a candidate in the top band says logo/brand or names the site
 	"icon_svg",     // a vector icon (.svg)
 	"icon_ico",     // a .ico favicon
+	"lead_mark",    // the topmost candidate, in the first third of the viewport, says logo/brand or names the site
+	"icon_kin",     // the file is kin to the page's icon, share image or JSON-LD logo (same folder or same name but for sizes)
+	"look_alike",   // another visible candidate (another file) is drawn at the same size: one of a row or list of marks
 }
 
 // logoParts are the named terms of scoreLogo for one body candidate.
@@ -55,7 +59,7 @@ func logoParts(c *LogoCand, names []string, vw, vh float64) map[string]float64 {
 		"in_header":  b2f(c.InHeader),
 		"in_home":    b2f(c.InHomeLink),
 		"logo_word":  b2f(logoWord.MatchString(ident)),
-		"names_site": b2f(namesSite(names, []string{c.Alt, c.Title, c.LinkLabel, file})),
+		"names_site": b2f(namesSite(names, []string{c.Alt, altName(c.Alt), c.Title, c.LinkLabel, file})),
 		"not_logo":   b2f(notLogo.MatchString(withoutSiteNames(ident, names))),
 		"top_band":   b2f(c.Y < 160),
 		"left":       b2f(vw > 0 && c.X < vw*0.34),
@@ -72,7 +76,7 @@ func logoParts(c *LogoCand, names []string, vw, vh float64) map[string]float64 {
 		"file_logo":  b2f(logoWord.MatchString(file)),
 	}
 	if kv["names_site"] == 0 {
-		if other := cleanName(logoWords.ReplaceAllString(c.Alt, " ")); other != "" && logoWord.MatchString(c.Alt) && !c.InHeader && !c.InHomeLink {
+		if other := altName(c.Alt); other != "" && logoWord.MatchString(c.Alt) && !c.InHeader && !c.InHomeLink {
 			kv["badge_alt"] = 1
 		}
 	}
@@ -107,6 +111,15 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	if len(list) > 0 {
 		best = clamp(list[0].s/100, -1, 1.5)
 	}
+	icons := iconOptions(sig, man, pageURL)
+	var marks []string // the page's other pictures of itself
+	for _, o := range icons {
+		marks = append(marks, o.src)
+	}
+	for _, o := range sig.JSONLD {
+		marks = append(marks, o.Logo)
+	}
+	marks = append(marks, sig.Meta.OGImage)
 	topY, top := 1e18, -1
 	for i, x := range list {
 		if x.c.Visible && x.c.Y < topY {
@@ -134,6 +147,10 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		}
 		kv["names_file"] = b2f(len(label) >= 3 && strings.Contains(normName(file), normName(label)))
 		kv["photo_ext"] = b2f(strings.HasSuffix(file, ".jpg") || strings.HasSuffix(file, ".jpeg"))
+		word := (kv["logo_word"] == 1 && kv["badge_alt"] == 0) || kv["names_site"] == 1 || kv["names_file"] == 1
+		kv["lead_mark"] = b2f(i == top && kv["y_rel"] < 0.34 && word && kv["not_logo"] == 0)
+		kv["icon_kin"] = b2f(kinToAny(x.c.Src, marks))
+		kv["look_alike"] = b2f(lookAlike(x.c, sig.Logos))
 		anyWord = anyWord || kv["logo_word"] == 1 || kv["names_site"] == 1
 		wordTop = wordTop || ((kv["logo_word"] == 1 || kv["names_site"] == 1) && x.c.Y < 400)
 		kv["hand"] = -1 + x.s/1000
@@ -163,7 +180,6 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 			fallback(LogoOption{src: o.Logo}, map[string]float64{"is_jsonld": 1}, "fallback")
 		}
 	}
-	icons := iconOptions(sig, man, pageURL)
 	linked := false
 	for _, l := range sig.Icons {
 		linked = linked || (l.Href != "" && !strings.Contains(l.Rel, "mask-icon"))
@@ -195,4 +211,77 @@ func hasAppleIcon(sig *Signals) bool {
 		}
 	}
 	return false
+}
+
+// genericDirs are folders that hold any picture, so sharing one says nothing.
+var genericDirs = map[string]bool{"": true, "/": true, ".": true, "img": true, "images": true, "image": true, "assets": true,
+	"static": true, "media": true, "pics": true, "pictures": true, "files": true, "uploads": true, "dist": true, "public": true, "icons": false}
+
+// kinToAny says whether src is kin to one of the page's own pictures of
+// itself (icons, share image, JSON-LD logo): the same specific folder
+// (img/appicon/128.png and img/appicon/512.png), or the same name once
+// sizes, scales and separators are taken out (logo-64.png, logo@2x.svg).
+func kinToAny(src string, marks []string) bool {
+	d, stem, ok := fileParts(src)
+	if !ok {
+		return false
+	}
+	for _, m := range marks {
+		md, mstem, ok := fileParts(m)
+		if !ok || m == src {
+			continue
+		}
+		if d == md && !genericDirs[strings.ToLower(path.Base(d))] && path.Dir(d) != "." {
+			return true
+		}
+		if len(stem) >= 3 && stem == mstem && !strings.Contains(stem, "favicon") {
+			return true
+		}
+	}
+	return false
+}
+
+var sizeBits = regexp.MustCompile(`@\d+(\.\d+)?x|\d+|[-_. ]+`)
+
+// fileParts returns a URL's host+folder and its normalised name (lower
+// case, no extension, no digits, scales or separators).
+func fileParts(src string) (dir, stem string, ok bool) {
+	if src == "" || strings.HasPrefix(src, "data:") {
+		return "", "", false
+	}
+	u, err := url.Parse(src)
+	if err != nil {
+		return "", "", false
+	}
+	base := strings.ToLower(path.Base(u.Path))
+	base = strings.TrimSuffix(base, path.Ext(base))
+	return path.Join(u.Host, path.Dir(u.Path)), sizeBits.ReplaceAllString(base, ""), true
+}
+
+// lookAlike says whether another visible candidate with another file is
+// drawn at c's size (within 8 %): c is then one of a set of marks (a row of
+// feature icons, a list of partner logos), not the brand's one logo.
+func lookAlike(c *LogoCand, all []LogoCand) bool {
+	if !c.Visible || c.W < 8 || c.H < 8 {
+		return false
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 0.08*math.Max(a, b) }
+	for i := range all {
+		o := &all[i]
+		if o == c || !o.Visible || o.Src == c.Src || (o.Markup != "" && o.Markup == c.Markup) {
+			continue
+		}
+		if near(o.W, c.W) && near(o.H, c.H) {
+			return true
+		}
+	}
+	return false
+}
+
+var ofWords = regexp.MustCompile(`(?i)^\s*(of|for|from|de|du|des|von|der|del|da|do|di)\s+`)
+
+// altName is the name an alt text gives once its logo words go: "Logo of
+// Fish" → "Fish", "Quokka logo" → "Quokka".
+func altName(alt string) string {
+	return cleanName(ofWords.ReplaceAllString(cleanName(logoWords.ReplaceAllString(alt, " ")), ""))
 }

@@ -23,7 +23,7 @@ var (
 	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
 	// (Documentation, Docs, Manual, Home Page …) at either end.
 	versionNoise = regexp.MustCompile(`(?i)\b\d+\s*\(\s*\d[\d.]*\s*\)|(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
-	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
+	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
 	genericHead  = regexp.MustCompile(`(?i)^(welcome to( the)?|welcome|home|index|made with|powered by|built with)(\s+|$)`)
 	bareNumber   = regexp.MustCompile(`^[\d.\s]+$`)
 	genericNames = regexp.MustCompile(`(?i)^(home|home ?page|welcome|index|loading.*|redirecting.*|untitled.*|official (web)?site|startseite|accueil|inicio|главная|404|not found|page not found|error|just a moment.*|access denied)$`)
@@ -153,6 +153,12 @@ func siteCasing(name string, texts ...string) string {
 	counts := map[string]int{}
 	for _, t := range texts {
 		for _, m := range re.FindAllStringSubmatch(t, 200) {
+			// A lower-case form joined to code punctuation is a command,
+			// file or package name (cmake-gui, foo.conf, /usr/bin/foo),
+			// not the way the page writes the brand.
+			if strings.ToLower(m[2]) == m[2] && (strings.ContainsAny(m[1], "-_./:@") || strings.ContainsAny(m[3], "-_./:@(")) {
+				continue
+			}
 			if strings.ToUpper(m[2]) != m[2] || strings.ToUpper(name) == name {
 				counts[m[2]]++
 			}

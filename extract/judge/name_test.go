@@ -69,6 +69,8 @@ func TestStripNameNoise(t *testing.T) {
 		"Fenwick 10 (10.1.60)":                "Fenwick",
 		"The Debian Administrator's Handbook": "The Debian Administrator's Handbook",
 		"Sonnenhof Käserei":                   "Sonnenhof Käserei",
+		"Quillfont Overview":                  "Quillfont",
+		"Tarnwick Getting Started":            "Tarnwick",
 	}
 	for in, want := range cases {
 		if got := stripNameNoise(in); got != want {
@@ -84,6 +86,11 @@ func TestBrandCasing(t *testing.T) {
 		{"mpv", "mpv", "mpv is a media player.", "mpv"},
 		{"Kestrelway", "", "KESTRELWAY KESTRELWAY KESTRELWAY", "Kestrelway"}, // CSS upper-casing is not a casing
 		{"Orbit Grove", "", "nothing about it", "Orbit Grove"},
+		// Lower-case forms joined to code punctuation are commands and
+		// files, not the brand's spelling.
+		{"quillmake", "Quillmake Reference", "quillmake-gui quillmake(1) /usr/bin/quillmake quillmake.conf quillmake_minimum " +
+			"quillmake-commands(7) Quillmake builds things.", "Quillmake"},
+		{"quillmake", "", "run quillmake to build; quillmake is small. Quillmake-gui", "quillmake"},
 	}
 	for _, c := range cases {
 		if got := brandCasing(c.name, c.title, c.text); got != c.want {

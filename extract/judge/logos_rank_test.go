@@ -1,0 +1,86 @@
+package judge
+
+import "testing"
+
+func TestKinToAny(t *testing.T) {
+	cases := []struct {
+		src   string
+		marks []string
+		want  bool
+	}{
+		// The same specific folder as the share image.
+		{"https://a.test/img/appicon/128@2x.png", []string{"https://a.test/img/appicon/512@2x.png"}, true},
+		// The same name but for sizes and scales.
+		{"https://a.test/assets/mark-64.png", []string{"https://a.test/static/mark@2x.svg"}, true},
+		// A shared generic folder or the site root says nothing.
+		{"https://a.test/images/hero.png", []string{"https://a.test/images/icon.png"}, false},
+		{"https://a.test/badge.png", []string{"https://a.test/favicon.ico"}, false},
+		// favicon names are everywhere; data URIs have no file.
+		{"https://a.test/x/favicon-32.png", []string{"https://a.test/y/favicon.ico"}, false},
+		{"data:image/png;base64,AAAA", []string{"https://a.test/img/appicon/1.png"}, false},
+	}
+	for _, c := range cases {
+		if got := kinToAny(c.src, c.marks); got != c.want {
+			t.Errorf("kinToAny(%q, %q) = %v, want %v", c.src, c.marks, got, c.want)
+		}
+	}
+}
+
+func TestLookAlike(t *testing.T) {
+	row := []LogoCand{
+		{Src: "/feature-a.svg", W: 100, H: 100, Visible: true},
+		{Src: "/feature-b.svg", W: 103, H: 98, Visible: true},
+		{Src: "/logo.svg", W: 180, H: 40, Visible: true},
+		{Src: "/logo.svg", W: 180, H: 40, Visible: true}, // the same file again (footer) is no look-alike
+		{Src: "/hidden.svg", W: 180, H: 40, Visible: false},
+	}
+	for i, want := range []bool{true, true, false, false, false} {
+		if got := lookAlike(&row[i], row); got != want {
+			t.Errorf("lookAlike(%s #%d) = %v, want %v", row[i].Src, i, got, want)
+		}
+	}
+}
+
+// TestLeadMark: the topmost candidate near the top that says logo or
+// names the site is a lead mark; a sponsor badge in the same place is not.
+func TestLeadMark(t *testing.T) {
+	feat := func(alt string) float64 {
+		sig := &Signals{Title: "Quillfeather"}
+		sig.Viewport.W, sig.Viewport.H = 1280, 800
+		sig.Logos = []LogoCand{
+			{Kind: "img", Src: "https://quill.test/pics/mark.png", Alt: alt, X: 500, Y: 40, W: 200, H: 200, Visible: true, NW: 200, NH: 200},
+			{Kind: "img", Src: "https://quill.test/pics/shot.png", Alt: "screenshot", X: 100, Y: 900, W: 600, H: 400, Visible: true, NW: 600, NH: 400},
+		}
+		_, cands, _ := logoCands(sig, nil, "https://quill.test/", "quill")
+		for _, c := range cands {
+			if c.Value == "https://quill.test/pics/mark.png" {
+				return c.X[indexOf(logoFeatures, "lead_mark")]
+			}
+		}
+		t.Fatalf("no candidate for the mark (%q)", alt)
+		return 0
+	}
+	if got := feat("Quillfeather logo"); got != 1 {
+		t.Errorf("lead_mark of the site's own logo = %v, want 1", got)
+	}
+	if got := feat("Hosted by Serverbarn logo"); got != 0 {
+		t.Errorf("lead_mark of a hosting badge = %v, want 0", got)
+	}
+}
+
+func indexOf(names []string, n string) int {
+	for i, s := range names {
+		if s == n {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestAltName(t *testing.T) {
+	for in, want := range map[string]string{"Logo of Fish": "Fish", "Quokka logo": "Quokka", "Logo de Castor": "Castor", "logo": ""} {
+		if got := altName(in); got != want {
+			t.Errorf("altName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
