@@ -235,7 +235,7 @@ func voiceSoftmaxRegression(rows []voiceRow, nFeat, nClass int, lambda float64, 
 	wPrev, bPrev := slices.Clone(w), slices.Clone(b)
 	yw, yb := make([]float64, len(w)), make([]float64, len(b))
 	gw, gb := make([]float64, len(w)), make([]float64, len(b))
-	z := make([]float64, nClass)
+	z, pr := make([]float64, nClass), make([]float64, nClass)
 	for it := 1; it <= iters; it++ {
 		mom := float64(it-1) / float64(it+2)
 		for j := range w {
@@ -248,21 +248,25 @@ func voiceSoftmaxRegression(rows []voiceRow, nFeat, nClass int, lambda float64, 
 			gw[j] = lambda * yw[j]
 		}
 		clear(gb)
+		// (Sub-slices of one row of W and G: the same arithmetic in the
+		// same order as indexing them whole, without the bounds checks.)
 		for _, r := range rows {
 			copy(z, yb)
 			for t, j := range r.idx {
-				for k := range nClass {
-					z[k] += r.val[t] * yw[j*nClass+k]
+				v, wj := r.val[t], yw[j*nClass:(j+1)*nClass]
+				for k := range z {
+					z[k] += v * wj[k]
 				}
 			}
-			pr := Softmax(z)
+			softmaxInto(pr, z)
 			pr[r.y]--
-			for k := range nClass {
+			for k := range gb {
 				gb[k] += pr[k] / n
 			}
 			for t, j := range r.idx {
-				for k := range nClass {
-					gw[j*nClass+k] += r.val[t] * pr[k] / n
+				v, gj := r.val[t], gw[j*nClass:(j+1)*nClass]
+				for k := range pr {
+					gj[k] += v * pr[k] / n
 				}
 			}
 		}

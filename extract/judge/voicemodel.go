@@ -113,11 +113,17 @@ func (m *VoiceModel) Classify(copyText string) (p []float64, known int) {
 
 // Softmax turns logits into probabilities (numerically stable).
 func Softmax(z []float64) []float64 {
+	p := make([]float64, len(z))
+	softmaxInto(p, z)
+	return p
+}
+
+// softmaxInto is Softmax written into p (len(p) == len(z)).
+func softmaxInto(p, z []float64) {
 	hi := math.Inf(-1)
 	for _, v := range z {
 		hi = max(hi, v)
 	}
-	p := make([]float64, len(z))
 	sum := 0.0
 	for k, v := range z {
 		p[k] = math.Exp(v - hi)
@@ -126,7 +132,6 @@ func Softmax(z []float64) []float64 {
 	for k := range p {
 		p[k] /= sum
 	}
-	return p
 }
 
 // VoiceFeature is one named feature value.
