@@ -27,6 +27,10 @@ var voiceModelJSON []byte
 // TestVoiceModelLoads catches (the lexicon vote is then the fallback).
 var voiceModel, voiceModelErr = LoadVoiceModel(voiceModelJSON)
 
+// DefaultVoiceModel is the embedded model (make train's), nil only if its
+// file is broken. It is shared: read it, never change it.
+func DefaultVoiceModel() *VoiceModel { return voiceModel }
+
 // VoiceModelVersion is the feature set's version: a model file of another
 // version is refused rather than read with the wrong features.
 const VoiceModelVersion = 1
