@@ -175,8 +175,8 @@ type CVReport struct {
 	Seed     int64          `json:"seed"`
 	Heldout  FieldTally     `json:"heldout"`  // each real site judged by a model fitted without its fold
 	Training FieldTally     `json:"training"` // every real site judged by the model fitted on all
-	Hand     FieldTally     `json:"hand"`     // the hand rules alone
-	Embedded FieldTally     `json:"embedded"` // the committed model (model.json)
+	Hand     FieldTally     `json:"hand"`     // the hand rules alone (the archetype: the lexicons' vote)
+	Embedded FieldTally     `json:"embedded"` // the committed models (model.json, voicemodel.json)
 	Fold     map[string]int `json:"fold"`     // site → fold
 }
 
@@ -184,7 +184,11 @@ type CVReport struct {
 // fits on the made-up sites plus the other folds and judges each fold's
 // sites with that fit; it also reports the fit on everything judged on
 // the same sites (training figure), the hand rules and the embedded model.
-func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions) CVReport {
+// The voice archetype classifier is refitted the same way (voice: its
+// training data and settings): each fold's on the voice data plus the
+// other folds' copy, less every sample taken from the fold's sites, as
+// make train fits the shipped one to all of it.
+func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions, voice VoiceCV) CVReport {
 	var real, madeUp []LabelledSite
 	for _, s := range sites {
 		if s.Real {
@@ -203,6 +207,19 @@ func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions) 
 		fold[i] = pos % k
 		rep.Fold[real[i].Host] = pos % k
 	}
+	// The voice fits (k held out, then the one on everything) run beside
+	// the rankers' fits.
+	heldOut := make([][]string, k+1)
+	for i, s := range real {
+		heldOut[fold[i]] = append(heldOut[fold[i]], s.Host)
+	}
+	var voiceModels []*judge.VoiceModel
+	voiceDone := make(chan struct{})
+	go func() {
+		defer close(voiceDone)
+		voiceModels = fitVoiceModels(voice.withCorpus(real), voice.Params, heldOut)
+	}()
+	models := make([]*judge.Model, k)
 	for f := range k {
 		train := append([]LabelledSite(nil), madeUp...)
 		for i, s := range real {
@@ -210,26 +227,32 @@ func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions) 
 				train = append(train, s)
 			}
 		}
-		m := Train(train, o)
+		models[f] = Train(train, o)
+	}
+	all := Train(sites, o)
+	<-voiceDone
+	for f := range k {
 		for i, s := range real {
 			if fold[i] == f {
-				rep.Heldout.add(s, judgeWith(s, m))
+				rep.Heldout.add(s, judgeWith(s, models[f], voiceModels[f]))
 			}
 		}
 	}
-	all := Train(sites, o)
 	for _, s := range real {
-		rep.Training.add(s, judgeWith(s, all))
-		rep.Hand.add(s, judgeWith(s, judge.HandModel()))
-		rep.Embedded.add(s, judgeWith(s, judge.DefaultModel()))
+		rep.Training.add(s, judgeWith(s, all, voiceModels[k]))
+		rep.Hand.add(s, judgeWith(s, judge.HandModel(), nil))
+		rep.Embedded.add(s, judgeWith(s, judge.DefaultModel(), judge.DefaultVoiceModel()))
 	}
 	return rep
 }
 
 type judgedPack struct{ pack app.Pack }
 
-func judgeWith(s LabelledSite, m *judge.Model) judgedPack {
+// judgeWith judges the site with rankers m and voice classifier vm (nil:
+// none, the lexicons' vote).
+func judgeWith(s LabelledSite, m *judge.Model, vm *judge.VoiceModel) judgedPack {
 	p, _ := judge.JudgeWith(s.Sig, m, nil)
+	p.Voice = judge.AnalyzeVoice(judge.CopyText(s.Sig), vm)
 	return judgedPack{p}
 }
 

@@ -52,7 +52,7 @@ func newEvalCommand() *cobra.Command {
 	var folds int
 	var seed int64
 	var l2 float64
-	var free string
+	var free, voiceDir string
 	cmd := &cobra.Command{
 		Use:   "eval DIR [DIR ...]",
 		Short: "Scorecard: extract every fixture site in DIR (sub-folders with expected.json) and compare field by field",
@@ -68,7 +68,9 @@ With --cv, nothing is extracted: every site with recorded Signals
 (--signals-dir, default testdata/signals/HOST.json) is judged by the fitted
 rankers in a k-fold cross-validation split by site (the made-up sites, those in
 a DIR named "sites", are training data in every fold and never scored), and
-the held-out and training per-field tables are printed (docs/accuracy.md).`,
+the held-out and training per-field tables are printed (docs/accuracy.md).
+The voice archetype classifier is refitted per fold too, on the voice data in
+--voice-dir (default testdata/voice) plus the other folds' copy.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sites, err := evalSites(args)
@@ -87,7 +89,7 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 				if free != "" {
 					o.Free = free == "true"
 				}
-				return runCV(cmd.OutOrStdout(), sites, dir, folds, seed, o, asJSON)
+				return runCV(cmd.OutOrStdout(), sites, dir, voiceDir, folds, seed, o, asJSON)
 			}
 			srv, err := serveSites(sites, corpusSrc)
 			if err != nil {
@@ -138,6 +140,7 @@ the held-out and training per-field tables are printed (docs/accuracy.md).`,
 	cmd.Flags().IntVar(&folds, "folds", 5, "with --cv: number of folds (split by site)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "with --cv: the seed of the fold split")
 	cmd.Flags().Float64Var(&l2, "l2", 0, "with --cv: L2 penalty of the fit (default: make train's)")
+	cmd.Flags().StringVar(&voiceDir, "voice-dir", filepath.Join("testdata", "voice"), "with --cv: the voice classifier's training data (labelled.json, samples.json, fixtures.json), refitted per fold")
 	cmd.Flags().StringVar(&free, "free-hand", "", "with --cv: true/false: leave the hand rules' feature out of the penalty (default: make train's)")
 	return cmd
 }

@@ -15,11 +15,16 @@ import (
 var cvFields = []string{"brand", "primary", "decoys", "palette", "background", "text", "font", "font2", "logo", "role", "dark", "archetype"}
 
 // runCV is `brandpack eval --cv`: k-fold cross-validation of the fitted
-// judge over recorded Signals, no browser.
-func runCV(w io.Writer, sites map[string]string, signalsDir string, folds int, seed int64, o judge.FitOptions, asJSON bool) error {
+// judge (its rankers and its voice classifier, whose training data is in
+// voiceDir) over recorded Signals, no browser.
+func runCV(w io.Writer, sites map[string]string, signalsDir, voiceDir string, folds int, seed int64, o judge.FitOptions, asJSON bool) error {
 	labelled, missing, err := extract.LoadLabelled(sites, signalsDir)
 	if err != nil {
 		return err
+	}
+	voice, err := extract.LoadVoiceData(voiceDir)
+	if err != nil {
+		return fmt.Errorf("eval --cv: the voice classifier's training data (--voice-dir): %w", err)
 	}
 	real := 0
 	for _, s := range labelled {
@@ -30,7 +35,7 @@ func runCV(w io.Writer, sites map[string]string, signalsDir string, folds int, s
 	if real < folds {
 		return fmt.Errorf("eval --cv: %d real sites with recorded Signals, need at least %d", real, folds)
 	}
-	rep := extract.CrossValidate(labelled, folds, seed, o)
+	rep := extract.CrossValidate(labelled, folds, seed, o, extract.VoiceCV{Data: voice, Params: judge.DefaultVoiceFit})
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

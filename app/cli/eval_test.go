@@ -87,24 +87,46 @@ func TestEvalCommandNeedsSites(t *testing.T) {
 }
 
 // brandpack eval --cv needs no browser: it cross-validates the fitted judge
-// over recorded Signals and prints the held-out and training tables.
+// (rankers and voice classifier) over recorded Signals and prints the
+// held-out and training tables. The voice data (--voice-dir) is a small
+// part of testdata/voice, so the per-fold voice fits are quick; without
+// voice data it refuses.
 func TestEvalCrossValidation(t *testing.T) {
 	corpus := filepath.Join("..", "..", "testdata", "corpus")
 	entries, err := os.ReadDir(corpus)
 	if err != nil || len(entries) < 4 {
 		t.Skip("labelled corpus absent")
 	}
+	voice := t.TempDir()
+	var labelled []json.RawMessage
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "voice", "labelled.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &labelled); err != nil {
+		t.Fatal(err)
+	}
+	few, _ := json.Marshal(labelled[:min(60, len(labelled))])
+	for name, data := range map[string][]byte{"labelled.json": few, "samples.json": []byte("[]"), "fixtures.json": []byte("[]")} {
+		if err := os.WriteFile(filepath.Join(voice, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := []string{"eval", "--cv", "--folds", "2", "--signals-dir", filepath.Join("..", "..", "testdata", "signals"), "--data", t.TempDir()}
 	for _, e := range entries[:4] {
 		args = append(args, filepath.Join(corpus, e.Name()))
 	}
-	code, out, errOut := run(t, args...)
+	code, out, errOut := run(t, append(args, "--voice-dir", voice)...)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"2-fold cross-validation", "held-out (CV)", "training", "hand rules", "primary", "logo", "TOTAL"} {
+	for _, want := range []string{"2-fold cross-validation", "held-out (CV)", "training", "hand rules", "primary", "logo", "archetype", "TOTAL"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	code, out, errOut = run(t, append(args, "--voice-dir", t.TempDir())...)
+	if code == 0 || !strings.Contains(errOut, "--voice-dir") {
+		t.Errorf("without voice data: exit %d:\n%s\n%s", code, out, errOut)
 	}
 }

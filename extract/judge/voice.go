@@ -102,12 +102,19 @@ func tokenize(text string) []string {
 	})
 }
 
-// analyzeVoice returns tone, archetype and 3–6 descriptors; never empty.
-func analyzeVoice(copyText string) app.Voice {
+// analyzeVoice returns tone, archetype and 3–6 descriptors with the
+// embedded classifier; never empty.
+func analyzeVoice(copyText string) app.Voice { return AnalyzeVoice(copyText, voiceModel) }
+
+// AnalyzeVoice is the voice of the copy with archetype classifier m (nil:
+// none, the lexicons' vote as a guess): what the judge does with the
+// embedded model, for a cross-validation that judges held-out copy with a
+// model fitted without it.
+func AnalyzeVoice(copyText string, m *VoiceModel) app.Voice {
 	text := " " + strings.ToLower(strings.Join(strings.Fields(copyText), " ")) + " "
 	tokens := tokenize(copyText)
 
-	archetype, confidence := classifyArchetype(copyText, text, tokens)
+	archetype, confidence := classifyArchetype(m, copyText, text, tokens)
 
 	type ds struct {
 		name  string
@@ -154,17 +161,17 @@ func analyzeVoice(copyText string) app.Voice {
 // about: one in twelve.
 var guessConfidence = math.Round(100.0/float64(len(ArchetypeOrder))) / 100
 
-// classifyArchetype is the embedded model's most probable archetype and its
+// classifyArchetype is model m's most probable archetype and its
 // probability (rounded to two decimals). Copy in which the model knows no
 // feature (another script, no words) gets Everyman with the confidence of a
-// guess, rather than the model's priors. Without a model (a broken file,
-// which TestVoiceModelLoads rules out) it falls back to the lexicons' vote,
-// also as a guess.
-func classifyArchetype(copyText, text string, tokens []string) (string, float64) {
+// guess, rather than the model's priors. Without a model (nil: a broken
+// embedded file, which TestVoiceModelLoads rules out) it falls back to the
+// lexicons' vote, also as a guess.
+func classifyArchetype(m *VoiceModel, copyText, text string, tokens []string) (string, float64) {
 	var p []float64
 	known := 0
-	if voiceModel != nil {
-		p, known = voiceModel.Classify(copyText)
+	if m != nil {
+		p, known = m.Classify(copyText)
 	}
 	if known == 0 {
 		return lexiconVote(text, tokens), guessConfidence

@@ -27,6 +27,10 @@ var voiceModelJSON []byte
 // TestVoiceModelLoads catches (the lexicon vote is then the fallback).
 var voiceModel, voiceModelErr = LoadVoiceModel(voiceModelJSON)
 
+// DefaultVoiceModel is the embedded model (make train's), nil only if its
+// file is broken. It is shared: read it, never change it.
+func DefaultVoiceModel() *VoiceModel { return voiceModel }
+
 // VoiceModelVersion is the feature set's version: a model file of another
 // version is refused rather than read with the wrong features.
 const VoiceModelVersion = 1
@@ -113,11 +117,17 @@ func (m *VoiceModel) Classify(copyText string) (p []float64, known int) {
 
 // Softmax turns logits into probabilities (numerically stable).
 func Softmax(z []float64) []float64 {
+	p := make([]float64, len(z))
+	softmaxInto(p, z)
+	return p
+}
+
+// softmaxInto is Softmax written into p (len(p) == len(z)).
+func softmaxInto(p, z []float64) {
 	hi := math.Inf(-1)
 	for _, v := range z {
 		hi = max(hi, v)
 	}
-	p := make([]float64, len(z))
 	sum := 0.0
 	for k, v := range z {
 		p[k] = math.Exp(v - hi)
@@ -126,7 +136,6 @@ func Softmax(z []float64) []float64 {
 	for k := range p {
 		p[k] /= sum
 	}
-	return p
 }
 
 // VoiceFeature is one named feature value.

@@ -30,9 +30,10 @@ import (
 )
 
 const (
-	labelledPath = "testdata/voice/labelled.json"
-	tunerPath    = "testdata/voice/samples.json"
-	fixturesPath = "testdata/voice/fixtures.json"
+	voiceDir     = "testdata/voice"
+	labelledPath = voiceDir + "/" + judge.VoiceLabelledFile
+	tunerPath    = voiceDir + "/" + judge.VoiceTunerFile
+	fixturesPath = voiceDir + "/" + judge.VoiceFixturesFile
 	modelPath    = "extract/judge/voicemodel.json"
 	folds        = 5
 	foldSeed     = "brandpack-voice-1"
@@ -45,15 +46,15 @@ func main() {
 	out := flag.String("o", modelPath, "model file to write")
 	fixtures := flag.String("fixtures", "", "re-collect "+fixturesPath+" from testdata/signals and the expected.json files in testdata/sites, DIR/sites and DIR/real (DIR: the shared fixtures), then stop")
 	p := defaultParams
-	flag.Float64Var(&p.lambda, "lambda", p.lambda, "L2 penalty")
-	flag.IntVar(&p.opts.StemLen, "stem", p.opts.StemLen, "stem length")
-	flag.Float64Var(&p.opts.Bigrams, "bigrams", p.opts.Bigrams, "bigram block weight")
-	flag.Float64Var(&p.opts.Lexicon, "lexicon", p.opts.Lexicon, "lexicon block weight")
-	flag.Float64Var(&p.opts.Chars, "chars", p.opts.Chars, "letter 4-gram block weight")
-	flag.Float64Var(&p.prune, "prune", p.prune, "drop features whose largest |weight| is below this")
-	flag.Float64Var(&p.scale, "scale", p.scale, "weights are stored as round(scale × weight)")
-	flag.IntVar(&p.minDF, "mindf", p.minDF, "minimum document frequency")
-	flag.IntVar(&p.iters, "iters", p.iters, "gradient steps")
+	flag.Float64Var(&p.fit.Lambda, "lambda", p.fit.Lambda, "L2 penalty")
+	flag.IntVar(&p.fit.Options.StemLen, "stem", p.fit.Options.StemLen, "stem length")
+	flag.Float64Var(&p.fit.Options.Bigrams, "bigrams", p.fit.Options.Bigrams, "bigram block weight")
+	flag.Float64Var(&p.fit.Options.Lexicon, "lexicon", p.fit.Options.Lexicon, "lexicon block weight")
+	flag.Float64Var(&p.fit.Options.Chars, "chars", p.fit.Options.Chars, "letter 4-gram block weight")
+	flag.Float64Var(&p.fit.Prune, "prune", p.fit.Prune, "drop features whose largest |weight| is below this")
+	flag.Float64Var(&p.fit.Scale, "scale", p.fit.Scale, "weights are stored as round(scale × weight)")
+	flag.IntVar(&p.fit.MinDF, "mindf", p.fit.MinDF, "minimum document frequency")
+	flag.IntVar(&p.fit.Iters, "iters", p.fit.Iters, "gradient steps")
 	flag.BoolVar(&p.noTuner, "notuner", false, "leave the tuner's set out of the training data")
 	siteFolds := flag.Int("sitecv", 0, "with -cv: also cross-validate over the labelled real sites (testdata/corpus), N folds by site")
 	flag.Parse()
@@ -109,34 +110,21 @@ func run(w io.Writer, p params, cvOnly bool, sites, signals, out string, siteFol
 // and the labelled real sites' copy (corpus: testdata/corpus labels with
 // the copy of their testdata/signals).
 func loadSets(root string) (indep, tuner, corpus []sample, err error) {
-	var fixtures []sample
-	for _, f := range []struct {
-		path string
-		into *[]sample
-	}{{labelledPath, &indep}, {tunerPath, &tuner}, {fixturesPath, &fixtures}} {
-		b, err := os.ReadFile(filepath.Join(root, f.path))
-		if err != nil {
+	var files [3][]byte
+	for i, name := range []string{judge.VoiceLabelledFile, judge.VoiceTunerFile, judge.VoiceFixturesFile} {
+		if files[i], err = os.ReadFile(filepath.Join(root, voiceDir, name)); err != nil {
 			return nil, nil, nil, err
 		}
-		if err := json.Unmarshal(b, f.into); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", f.path, err)
-		}
 	}
-	for i := range tuner {
-		tuner[i].ID = fmt.Sprintf("tuner-%03d", i+1)
+	d, err := judge.ParseVoiceData(files[0], files[1], files[2])
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	corpus, err = corpusSamples(filepath.Join(root, "testdata", "corpus"), filepath.Join(root, "testdata", "signals"))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return indep, append(tuner, fixtures...), corpus, nil
-}
-
-// train fits the model that ships: both sets, the calibrated temperature.
-func train(indep, tuner []sample, p params) *judge.VoiceModel {
-	m := fit(slices.Concat(indep, tuner), p)
-	m.Temperature = p.temperature
-	return m
+	return d.Labelled, d.Tuner, corpus, nil
 }
 
 // foldOf assigns each sample of the independent set to one of k folds,

@@ -121,20 +121,3 @@ func TestFolds(t *testing.T) {
 		}
 	}
 }
-
-// TestFromSites: samples taken from a scored site are recognised.
-func TestFromSites(t *testing.T) {
-	hosts := []string{"ranger.fm", "www.example.org"}
-	for src, want := range map[string]bool{
-		"site:www.example.org":                       true,
-		"site:example.org":                           false,
-		"debian:ranger:/usr/share/doc/ranger/README": true,
-		"debian:python-ranger-doc:/x":                true,
-		"debian:rangers:/x":                          false,
-		"written":                                    false,
-	} {
-		if got := fromSites(src, hosts); got != want {
-			t.Errorf("fromSites(%q) = %v, want %v", src, got, want)
-		}
-	}
-}

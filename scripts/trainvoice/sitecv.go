@@ -44,8 +44,7 @@ func corpusSamples(corpusDir, signalsDir string) ([]sample, error) {
 		if err := json.Unmarshal(sb, &sig); err != nil {
 			return nil, fmt.Errorf("%s: %w", host, err)
 		}
-		out = append(out, sample{ID: "corpus-" + host, Archetype: exp.Voice.Archetype, Accept: exp.Voice.Accept,
-			Source: "corpus:" + host, Text: judge.CopyText(&sig)})
+		out = append(out, judge.CorpusVoiceSample(host, exp.Voice.Archetype, exp.Voice.Accept, &sig))
 	}
 	return out, nil
 }
@@ -75,7 +74,7 @@ func siteCV(w io.Writer, corpus, indep, tuner []sample, p params, k int) {
 		}
 		var ind []sample
 		for _, s := range indep {
-			if !fromSites(s.Source, hosts) {
+			if !s.FromSites(hosts) {
 				ind = append(ind, s)
 			}
 		}

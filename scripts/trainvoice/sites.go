@@ -59,7 +59,7 @@ func scoreSites(w io.Writer, labelsDir, signalsDir string, indep, tuner []sample
 	}
 	var train, dropped []sample
 	for _, s := range indep {
-		if fromSites(s.Source, hosts) {
+		if s.FromSites(hosts) {
 			dropped = append(dropped, s)
 		} else {
 			train = append(train, s)
@@ -96,27 +96,4 @@ func scoreSites(w io.Writer, labelsDir, signalsDir string, indep, tuner []sample
 	fmt.Fprintln(w, lex.row("(lexicon vote)"))
 	fmt.Fprintln(w, sage.row("(always Sage)"))
 	return nil
-}
-
-// fromSites: the sample's copy was taken from one of hosts' sites: the
-// same host ("site:HOST"), or a Debian package of the same project (the
-// package named like the host's first label, as ranger for ranger.fm).
-func fromSites(source string, hosts []string) bool {
-	kind, rest, _ := strings.Cut(source, ":")
-	for _, h := range hosts {
-		switch kind {
-		case "site":
-			if rest == h {
-				return true
-			}
-		case "debian":
-			pkg, _, _ := strings.Cut(rest, ":")
-			pkg = strings.TrimSuffix(strings.TrimPrefix(pkg, "python-"), "-doc")
-			name, _, _ := strings.Cut(strings.TrimPrefix(h, "www."), ".")
-			if pkg == name {
-				return true
-			}
-		}
-	}
-	return false
 }
