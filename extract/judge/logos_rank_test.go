@@ -45,22 +45,22 @@ func TestLookAlike(t *testing.T) {
 // names the site is a lead mark; a sponsor badge in the same place is not.
 func TestLeadMark(t *testing.T) {
 	feat := func(alt string) float64 {
-		sig := &Signals{Title: "Quillfeather"}
+		sig := &Signals{Title: "Wrenhollow"}
 		sig.Viewport.W, sig.Viewport.H = 1280, 800
 		sig.Logos = []LogoCand{
-			{Kind: "img", Src: "https://quill.test/pics/mark.png", Alt: alt, X: 500, Y: 40, W: 200, H: 200, Visible: true, NW: 200, NH: 200},
-			{Kind: "img", Src: "https://quill.test/pics/shot.png", Alt: "screenshot", X: 100, Y: 900, W: 600, H: 400, Visible: true, NW: 600, NH: 400},
+			{Kind: "img", Src: "https://wren.test/pics/mark.png", Alt: alt, X: 500, Y: 40, W: 200, H: 200, Visible: true, NW: 200, NH: 200},
+			{Kind: "img", Src: "https://wren.test/pics/shot.png", Alt: "screenshot", X: 100, Y: 900, W: 600, H: 400, Visible: true, NW: 600, NH: 400},
 		}
-		_, cands, _ := logoCands(sig, nil, "https://quill.test/", "quill")
+		_, cands, _ := logoCands(sig, nil, "https://wren.test/", "wren")
 		for _, c := range cands {
-			if c.Value == "https://quill.test/pics/mark.png" {
+			if c.Value == "https://wren.test/pics/mark.png" {
 				return c.X[indexOf(logoFeatures, "lead_mark")]
 			}
 		}
 		t.Fatalf("no candidate for the mark (%q)", alt)
 		return 0
 	}
-	if got := feat("Quillfeather logo"); got != 1 {
+	if got := feat("Wrenhollow logo"); got != 1 {
 		t.Errorf("lead_mark of the site's own logo = %v, want 1", got)
 	}
 	if got := feat("Hosted by Serverbarn logo"); got != 0 {
