@@ -524,6 +524,19 @@
     if (c.src) out.logos.push(c);
   });
 
+  // <object data="logo.svg" type="image/svg+xml"> and <embed src="…">: an
+  // image drawn by a plugin-free embed is a candidate like an <img>.
+  const imageURL = /\.(svg|png|jpe?g|gif|webp|avif)([?#]|$)/i;
+  for (const ob of queryAll('object[data],embed[src]').slice(0, 30)) safely(() => {
+    const url = attr(ob, 'data') || attr(ob, 'src');
+    if (!/^image\//i.test(attr(ob, 'type')) && !imageURL.test(url)) return;
+    const c = Object.assign({ kind: 'img' }, box(ob), brandish(ob));
+    c.src = abs(url);
+    c.alt = clip(attr(ob, 'alt') || attr(ob, 'aria-label') || ob.textContent, 200);
+    c.title = clip(attr(ob, 'title'), 200);
+    if (c.src) out.logos.push(c);
+  });
+
   // Inline SVGs: serialise a clone with computed paint inlined so the stored
   // file looks like the page without the page's stylesheet.
   const paintProps = ['fill', 'stroke', 'stroke-width', 'opacity', 'fill-opacity', 'stroke-opacity'];
@@ -590,20 +603,73 @@
     out.logos.push(c);
   });
 
+  // drawnBackground is where an element's first background image is drawn
+  // when it is drawn once (no-repeat) at a size that is not the whole box:
+  // {x, y, w, h, visible} in page pixels, or null (repeated, covering, or
+  // its natural size unknown: the image is not in the page's cache).
+  const naturalSize = (url) => {
+    const im = new Image();
+    im.src = url;
+    return im.complete && im.naturalWidth > 0 && im.naturalHeight > 0 ? [im.naturalWidth, im.naturalHeight] : null;
+  };
+  const lengthOf = (v, room, auto) => {
+    if (v === 'auto') return auto;
+    if (/%$/.test(v)) return room * parseFloat(v) / 100;
+    if (/px$/.test(v)) return parseFloat(v);
+    return NaN;
+  };
+  const drawnBackground = (el) => {
+    const cs = getComputedStyle(el);
+    if (!/^no-repeat\b/.test((cs.backgroundRepeat || '').split(',')[0].trim())) return null;
+    const m = /url\(["']?([^"')]+)["']?\)/.exec(cs.backgroundImage || '');
+    const nat = m ? naturalSize(abs(m[1])) : null;
+    if (!nat) return null;
+    const r = el.getBoundingClientRect();
+    const size = (cs.backgroundSize || 'auto').split(',')[0].trim();
+    let w, h;
+    if (size === 'cover') return null;
+    if (size === 'contain') {
+      const k = Math.min(r.width / nat[0], r.height / nat[1]);
+      w = nat[0] * k; h = nat[1] * k;
+    } else {
+      const bits = size.split(/\s+/);
+      w = lengthOf(bits[0], r.width, NaN);
+      h = lengthOf(bits[1] || 'auto', r.height, NaN);
+      if (isNaN(w) && isNaN(h)) { w = nat[0]; h = nat[1]; }
+      else if (isNaN(w)) w = h * nat[0] / nat[1];
+      else if (isNaN(h)) h = w * nat[1] / nat[0];
+    }
+    if (!(w > 0 && h > 0) || (w >= r.width * 0.9 && h >= r.height * 0.9)) return null;
+    const pos = (cs.backgroundPosition || '0% 0%').split(',')[0].trim().split(/\s+/);
+    const ox = lengthOf(pos[0] || '0%', r.width - w, NaN);
+    const oy = lengthOf(pos[1] || '50%', r.height - h, NaN);
+    if (isNaN(ox) || isNaN(oy)) return null;
+    const b = box(el);
+    return { x: Math.round(b.x + ox), y: Math.round(b.y + oy), w: Math.round(Math.min(w, r.width)), h: Math.round(Math.min(h, r.height)), visible: b.visible };
+  };
+
   // CSS background-image logos in the header ("a.logo { background: url(…) }").
   const bgLogo = queryAll('[class*=logo i],[id*=logo i],[class*=brand i]').slice(0, 40);
   // … and any mark-sized background image in the header or the top band
   // ("#header #site { background: url(…) }", a mascot beside the title):
   // the judge ranks them with the rest.
+  // A large box (a hero, a jumbotron) is a backdrop unless its image is
+  // drawn once at its own size: then the drawn rectangle is the candidate
+  // ("a mascot at the right of the hero").
   const bgSeen = new Set(bgLogo);
+  const drawnAt = new Map();
   let bgExtra = 0;
   for (const el of queryAll('header *,[role=banner] *,[id*=header i] *,[class*=header i] *,body > *,body > * > *,body > * > * > *')) {
     if (bgExtra >= 12 || bgSeen.has(el)) continue;
     const bi = getComputedStyle(el).backgroundImage || '';
     if (!/url\(/.test(bi) || /gradient/.test(bi)) continue;
     const r = el.getBoundingClientRect();
-    if (r.top + sy > 400 || r.width < 24 || r.height < 16 || r.height > 400) continue;
-    if (r.width > 900 && r.height > 200 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]')) continue;
+    if (r.top + sy > 400 || r.width < 24 || r.height < 16) continue;
+    if (r.height > 400 || (r.width > 900 && r.height > 200 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]'))) {
+      const d = drawnBackground(el);
+      if (!d || d.y > 400 + sy || d.w > 600 || d.h > 400) continue;
+      drawnAt.set(el, d);
+    }
     bgSeen.add(el);
     bgLogo.push(el);
     bgExtra++;
@@ -611,9 +677,11 @@
   for (const el of bgLogo) safely(() => {
     const m = /url\(["']?([^"')]+)["']?\)/.exec(getComputedStyle(el).backgroundImage || '');
     if (!m) return;
-    const c = Object.assign({ kind: 'bg' }, box(el), brandish(el));
+    const c = Object.assign({ kind: 'bg' }, box(el), drawnAt.get(el) || {}, brandish(el));
     c.src = abs(m[1]);
-    c.alt = clip(attr(el, 'aria-label') || el.textContent, 200);
+    // A box's text labels its own background, not a mark drawn in a
+    // corner of a hero.
+    c.alt = clip(attr(el, 'aria-label') || (drawnAt.has(el) ? '' : el.textContent), 200);
     out.logos.push(c);
   });
 

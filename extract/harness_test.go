@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/brandpack/brandpack/extract/egress"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // siteServer serves one folder per hostname (chosen by the Host header) on
@@ -92,6 +93,7 @@ type testEnv struct {
 	ownHosts    []string
 	sharedHosts []string
 	sharedDir   string
+	signals     sync.Map // domain → the last extraction's *judge.Signals
 }
 
 var (
@@ -165,7 +167,8 @@ func getEnv(t testing.TB) *testEnv {
 		e.door = egress.New(egress.Config{Resolve: resolve, Logger: testLogger()})
 		// The shared extractor queues whole site lists behind its two slots: its
 		// queue wait is generous so a loaded machine does not turn into 503s.
-		x, err := New(context.Background(), Config{Door: e.door, Browsers: 2, Logger: testLogger(), ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute})
+		x, err := New(context.Background(), Config{Door: e.door, Browsers: 2, Logger: testLogger(), ScrapeTimeout: 45 * time.Second, QueueTimeout: 3 * time.Minute,
+			OnSignals: func(domain string, s *judge.Signals) { e.signals.Store(domain, s) }})
 		if err != nil {
 			envErr = err.Error()
 			return

@@ -173,6 +173,7 @@ func addSpecialHosts(e *testEnv) {
 <main><h1>Paper goods with wings.</h1><a href="/shop/" style="display:inline-block;background:#3D5AFE;color:#fff;padding:12px 20px">Shop</a></main></body></html>`)
 	})
 	addRasterHosts(e)
+	addEmbedHosts(e)
 	e.sites.handlers[hostHandoff] = handoffHandler()
 	e.sites.handlers[hostPlain] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

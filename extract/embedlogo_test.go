@@ -1,0 +1,82 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/brandpack/brandpack/extract/judge"
+)
+
+// hostEmbed's logo is an <object data="…svg">, and its hero draws a mascot
+// once (no-repeat) at the right of a full-width box: both are logo
+// candidates the observer must see (registered in addSpecialHosts).
+const hostEmbed = "quarry-finch.org"
+
+func addEmbedHosts(e *testEnv) {
+	mascot := encodePNG(flatMark(128, 128, color.NRGBA{0xC2, 0x4E, 0x1B, 0xFF}, color.NRGBA{0x22, 0x22, 0x22, 0xFF}))
+	mark := `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="60" viewBox="0 0 180 60"><circle cx="30" cy="30" r="26" fill="#C24E1B"/><text x="64" y="38" font-size="20" fill="#222">Quarry Finch</text></svg>`
+	e.sites.handlers[hostEmbed] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><html><head><title>Quarry Finch — Birding walks</title>
+<style>body{margin:0;background:#fff;color:#222;font-family:Georgia,serif}
+.hero{height:360px;background-image:url(/mascot.png);background-repeat:no-repeat;background-position:right center;padding:20px}</style></head>
+<body><object id="site-logo" data="/mark.svg" type="image/svg+xml" width="180" height="60">Quarry Finch logo</object>
+<div class="hero"><h1>Quarry Finch</h1><p>Walks at dawn through the old quarries, with a flask of tea and a pair of binoculars for everyone.</p></div>
+<main><p>Every Saturday from April to October.</p></main></body></html>`)
+		case "/mark.svg":
+			w.Header().Set("Content-Type", "image/svg+xml")
+			fmt.Fprint(w, mark)
+		case "/mascot.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(mascot)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+// TestEmbeddedLogos: an <object> logo is a candidate drawn where the
+// element is, and is the pack's logo; a background image drawn once in a
+// corner of a full-width hero is a candidate with the drawn rectangle
+// (its own 128×128 at the right), not the hero's box, and without the
+// hero's text as its label.
+func TestEmbeddedLogos(t *testing.T) {
+	e := getEnv(t)
+	x, err := e.x.Extract(context.Background(), hostEmbed, hostEmbed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkComplete(t, hostEmbed, x)
+	if len(x.Pack.Logos) == 0 || !strings.HasSuffix(x.Pack.Logos[0].SourceURL, "/mark.svg") {
+		t.Errorf("logos %+v, want /mark.svg first", x.Pack.Logos)
+	}
+	v, ok := e.signals.Load(hostEmbed)
+	if !ok {
+		t.Fatal("no Signals recorded")
+	}
+	sig := v.(*judge.Signals)
+	var obj, bg *judge.LogoCand
+	for i := range sig.Logos {
+		c := &sig.Logos[i]
+		switch {
+		case strings.HasSuffix(c.Src, "/mark.svg"):
+			obj = c
+		case strings.HasSuffix(c.Src, "/mascot.png"):
+			bg = c
+		}
+	}
+	if obj == nil || obj.Kind != "img" || obj.W != 180 || obj.H != 60 || obj.Y != 0 || !strings.Contains(obj.Alt, "Quarry Finch logo") {
+		t.Errorf("object candidate %+v", obj)
+	}
+	vw := sig.Viewport.W
+	if bg == nil || bg.Kind != "bg" || bg.W != 128 || bg.H != 128 || bg.Alt != "" ||
+		bg.X < vw-128-20 || bg.X > vw-128 || bg.Y < 60+20+100 || bg.Y > 60+20+140 {
+		t.Errorf("hero mascot candidate %+v (viewport %v wide)", bg, vw)
+	}
+}
