@@ -89,7 +89,8 @@ func flatColours(img *image.NRGBA) ([]colour.RGBA, error) {
 	if float64(noise) > rasterMaxNoise*float64(opaque) {
 		return nil, errNotFlat
 	}
-	sort.Slice(sig, func(i, j int) bool { return sig[i].n > sig[j].n })
+	// Ties in order of key, so equal counts give the same answer every run.
+	sort.Slice(sig, func(i, j int) bool { return sig[i].n > sig[j].n || (sig[i].n == sig[j].n && sig[i].k < sig[j].k) })
 	var cols []colour.RGBA
 	for _, b := range sig {
 		v := first[b.k]

@@ -25,6 +25,7 @@ func RasterColours(data []byte) []string {
 		return nil
 	}
 	type bucket struct {
+		key     uint16
 		n       int
 		r, g, b float64
 	}
@@ -53,7 +54,7 @@ func RasterColours(data []byte) []string {
 			k := uint16(r>>12)<<8 | uint16(g>>12)<<4 | uint16(bl>>12)
 			bk := buckets[k]
 			if bk == nil {
-				bk = &bucket{}
+				bk = &bucket{key: k}
 				buckets[k] = bk
 			}
 			bk.n++
@@ -70,7 +71,11 @@ func RasterColours(data []byte) []string {
 	for _, bk := range buckets {
 		list = append(list, bk)
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].n > list[j].n })
+	// Ties in order of key: the buckets come out of a map, and equal
+	// counts must give the same colours every run (recorded Signals).
+	sort.Slice(list, func(i, j int) bool {
+		return list[i].n > list[j].n || (list[i].n == list[j].n && list[i].key < list[j].key)
+	})
 	var out []string
 	for _, bk := range list {
 		if len(out) == 3 || float64(bk.n) < 0.04*float64(total) {

@@ -56,3 +56,30 @@ func BenchmarkRasterColours(b *testing.B) {
 		RasterColours(data)
 	}
 }
+
+// TestRasterColoursTies: four colours drawn on exactly as many pixels each
+// come out in the same order on every call (the buckets come out of a
+// map: a tie must not be broken by its iteration order), so recorded
+// Signals are reproducible.
+func TestRasterColoursTies(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 40, 10))
+	cols := []color.NRGBA{{0x2E, 0xCC, 0x71, 0xFF}, {0xE7, 0x4C, 0x3C, 0xFF}, {0x34, 0x98, 0xDB, 0xFF}, {0xF1, 0xC4, 0x0F, 0xFF}}
+	for y := 0; y < 10; y++ {
+		for x := 0; x < 40; x++ {
+			img.SetNRGBA(x, y, cols[x/10])
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	first := RasterColours(buf.Bytes())
+	if len(first) != 3 {
+		t.Fatalf("got %v, want three colours", first)
+	}
+	for range 50 {
+		if got := RasterColours(buf.Bytes()); !reflect.DeepEqual(got, first) {
+			t.Fatalf("got %v, then %v", first, got)
+		}
+	}
+}
