@@ -196,6 +196,13 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 	if sig.Meta.OGImage != "" {
 		fallback(LogoOption{src: sig.Meta.OGImage}, map[string]float64{"is_og": 1}, "fallback")
 	}
+	// Hard rule: a page with no picture of itself in its body that
+	// declares an app icon (apple-touch-icon, web manifest icon) has that
+	// icon as its logo, never none: a pack then always carries the mark
+	// the site itself chose for home screens.
+	if len(list) == 0 && (hasAppleIcon(sig) || (man != nil && len(man.Icons) > 0)) {
+		return opts, cands, elems
+	}
 	opts = append(opts, LogoOption{})
 	cands = append(cands, Cand{Value: "none", Kind: "none", X: feats(logoFeatures, map[string]float64{
 		"is_none": 1, "none_nobody": b2f(!anyOK), "none_nohead": b2f(!anyHead), "none_favicon": b2f(!linked), "none_noword": b2f(!anyWord),

@@ -84,3 +84,41 @@ func TestAltName(t *testing.T) {
 		}
 	}
 }
+
+// TestAppIconNeverNone: a page with no picture in its body that declares
+// an apple-touch-icon (or a manifest icon) offers no "none" choice, so its
+// icon is the logo; the same page declaring no icon keeps "none", and so
+// does a page with a body picture beside its icon.
+func TestAppIconNeverNone(t *testing.T) {
+	hasNone := func(sig *Signals, man *WebManifest) bool {
+		_, cands, _ := logoCands(sig, man, "https://ferrule.test/", "ferrule")
+		for _, c := range cands {
+			if c.Kind == "none" {
+				return true
+			}
+		}
+		return false
+	}
+	bare := func() *Signals {
+		sig := &Signals{Title: "Ferrule Tackle"}
+		sig.Viewport.W, sig.Viewport.H = 1280, 800
+		return sig
+	}
+	if !hasNone(bare(), nil) {
+		t.Error("a page without pictures or icons offers no none")
+	}
+	apple := bare()
+	apple.Icons = []IconLink{{Rel: "apple-touch-icon", Href: "https://ferrule.test/touch.png"}}
+	if hasNone(apple, nil) {
+		t.Error("a page whose only mark is its apple-touch-icon offers none")
+	}
+	if hasNone(bare(), &WebManifest{Icons: []ManifestIcon{{Src: "/icon-512.png"}}}) {
+		t.Error("a page whose only mark is its manifest icon offers none")
+	}
+	body := bare()
+	body.Icons = apple.Icons
+	body.Logos = []LogoCand{{Kind: "img", Src: "https://ferrule.test/pics/boat.png", Alt: "a boat", X: 100, Y: 300, W: 300, H: 200, Visible: true, NW: 300, NH: 200}}
+	if !hasNone(body, nil) {
+		t.Error("a page with a body picture and an icon offers no none")
+	}
+}

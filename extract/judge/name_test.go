@@ -1,6 +1,9 @@
 package judge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestDomainLabel(t *testing.T) {
 	cases := map[string]string{
@@ -71,6 +74,10 @@ func TestStripNameNoise(t *testing.T) {
 		"Sonnenhof Käserei":                   "Sonnenhof Käserei",
 		"Quillfont Overview":                  "Quillfont",
 		"Tarnwick Getting Started":            "Tarnwick",
+		"Brisling v3 Documentation":           "Brisling",
+		"Ossory Commons Text API":             "Ossory Commons Text",
+		"Halvard Quill (version 7.3.0)":       "Halvard Quill",
+		"Vexfold V8":                          "Vexfold V8",
 	}
 	for in, want := range cases {
 		if got := stripNameNoise(in); got != want {
@@ -95,6 +102,23 @@ func TestBrandCasing(t *testing.T) {
 	for _, c := range cases {
 		if got := brandCasing(c.name, c.title, c.text); got != c.want {
 			t.Errorf("brandCasing(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSplitTitlePageOfManual: a generated page's "Page (Manual)" title
+// gives the manual's name, and a comma before an article starts a tagline.
+func TestSplitTitlePageOfManual(t *testing.T) {
+	cases := map[string][]string{
+		"Overview (Ossory Commons Text API)":              {"Ossory Commons Text"},
+		"Top (Halvard Quill (version 7.3.0))":             {"Halvard Quill"},
+		"Marlowe Glyphs, the iconic font and CSS toolkit": {"Marlowe Glyphs", "the iconic font and CSS toolkit"},
+		"Topsoil (garden supplies)":                       {"Topsoil (garden supplies)"},
+		"Pell, Mell and Daughters":                        {"Pell, Mell and Daughters"},
+	}
+	for in, want := range cases {
+		if got := splitTitle(in); !slices.Equal(got, want) {
+			t.Errorf("splitTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
