@@ -31,7 +31,7 @@ var (
 	// parentheses: "Overview (Frobnitz API)", "Top (Frobnitz Manual)".
 	pageOfManual = regexp.MustCompile(`(?i)^(overview|top|index|contents|table of contents|main page|start|introduction|summary|package summary|all classes|all packages)\s*\((.+)\)$`)
 	// An appositive tagline after a comma: "Frobnitz, the friendly …".
-	appositive = regexp.MustCompile(`(?i),\s+(the|a|an|your|our)\s`)
+	appositive   = regexp.MustCompile(`(?i),\s+(the|a|an|your|our)\s`)
 	genericHead  = regexp.MustCompile(`(?i)^(welcome to( the)?|welcome|home|index|made with|powered by|built with)(\s+|$)`)
 	bareNumber   = regexp.MustCompile(`^[\d.\s]+$`)
 	genericNames = regexp.MustCompile(`(?i)^(home|home ?page|welcome|index|loading.*|redirecting.*|untitled.*|official (web)?site|startseite|accueil|inicio|главная|404|not found|page not found|error|just a moment.*|access denied)$`)
