@@ -649,7 +649,16 @@
   };
 
   // CSS background-image logos in the header ("a.logo { background: url(…) }").
-  const bgLogo = queryAll('[class*=logo i],[id*=logo i],[class*=brand i]').slice(0, 40);
+  // A logo-named box often draws nothing itself: its link or span does
+  // ("#logo a { background: url(logo.png) }"), so the first drawing
+  // descendant stands in for it.
+  const hasBG = (el) => /url\(/.test(getComputedStyle(el).backgroundImage || '');
+  const bgLogo = [];
+  for (const el of queryAll('[class*=logo i],[id*=logo i],[class*=brand i]').slice(0, 40)) {
+    if (hasBG(el)) { bgLogo.push(el); continue; }
+    const inner = Array.from(el.querySelectorAll(':scope > *, :scope > * > *')).slice(0, 8).find(hasBG);
+    if (inner && !bgLogo.includes(inner)) bgLogo.push(inner);
+  }
   // … and any mark-sized background image in the header or the top band
   // ("#header #site { background: url(…) }", a mascot beside the title):
   // the judge ranks them with the rest.

@@ -16,6 +16,10 @@ import (
 // candidates the observer must see (registered in addSpecialHosts).
 const hostEmbed = "quarry-finch.org"
 
+// hostLinkBG's logo box (h1#logo) draws nothing itself: its link carries
+// the wordmark as a background image.
+const hostLinkBG = "tern-signal.org"
+
 func addEmbedHosts(e *testEnv) {
 	mascot := encodePNG(flatMark(128, 128, color.NRGBA{0xC2, 0x4E, 0x1B, 0xFF}, color.NRGBA{0x22, 0x22, 0x22, 0xFF}))
 	mark := `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="60" viewBox="0 0 180 60"><circle cx="30" cy="30" r="26" fill="#C24E1B"/><text x="64" y="38" font-size="20" fill="#222">Quarry Finch</text></svg>`
@@ -35,6 +39,25 @@ func addEmbedHosts(e *testEnv) {
 		case "/mascot.png":
 			w.Header().Set("Content-Type", "image/png")
 			w.Write(mascot)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	wordmark := encodePNG(flatMark(200, 60, color.NRGBA{0x1B, 0x6E, 0xC2, 0xFF}, color.NRGBA{0x22, 0x22, 0x22, 0xFF}))
+	e.sites.handlers[hostLinkBG] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><html><head><title>Tern Signal</title>
+<style>body{margin:0;background:#fff;color:#222;font-family:Georgia,serif}
+#head{height:200px;padding-top:40px}
+#logo{margin:0 auto;width:200px;height:60px;font-size:0;overflow:hidden}
+#logo a{display:block;width:100%;height:100%;background:url(/wordmark.png) no-repeat 50%}</style></head>
+<body><div id="head"><div class="container"><h1 id="logo"><a href="/">Tern Signal</a></h1></div></div>
+<main><p>Radio kits for sea kayakers, built and tested on the estuary.</p></main></body></html>`)
+		case "/wordmark.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(wordmark)
 		default:
 			http.NotFound(w, r)
 		}
@@ -78,5 +101,33 @@ func TestEmbeddedLogos(t *testing.T) {
 	if bg == nil || bg.Kind != "bg" || bg.W != 128 || bg.H != 128 || bg.Alt != "" ||
 		bg.X < vw-128-20 || bg.X > vw-128 || bg.Y < 60+20+100 || bg.Y > 60+20+140 {
 		t.Errorf("hero mascot candidate %+v (viewport %v wide)", bg, vw)
+	}
+}
+
+// TestLogoBoxLinkBackground: a logo box whose link draws the wordmark as
+// a background image yields that image as a candidate (with the link's
+// box), and it is the pack's logo.
+func TestLogoBoxLinkBackground(t *testing.T) {
+	e := getEnv(t)
+	x, err := e.x.Extract(context.Background(), hostLinkBG, hostLinkBG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkComplete(t, hostLinkBG, x)
+	if len(x.Pack.Logos) == 0 || !strings.HasSuffix(x.Pack.Logos[0].SourceURL, "/wordmark.png") {
+		t.Errorf("logos %+v, want /wordmark.png first", x.Pack.Logos)
+	}
+	v, ok := e.signals.Load(hostLinkBG)
+	if !ok {
+		t.Fatal("no Signals recorded")
+	}
+	var bg *judge.LogoCand
+	for i, c := range v.(*judge.Signals).Logos {
+		if strings.HasSuffix(c.Src, "/wordmark.png") {
+			bg = &v.(*judge.Signals).Logos[i]
+		}
+	}
+	if bg == nil || bg.Kind != "bg" || bg.W != 200 || bg.H != 60 || !strings.Contains(bg.Ident, "logo") {
+		t.Errorf("wordmark candidate %+v", bg)
 	}
 }

@@ -349,7 +349,7 @@ func fileMatcher(judged bool) func(*app.Asset, app.Logo, string, string) bool {
 
 // scoreMainLogo: the main logo is the stored copy of logo.path (the dark file
 // is also accepted, as the fixture notes allow), or, when the expected logo
-// is an inline SVG, a stored SVG without a source URL.
+// is an inline SVG, a stored SVG without a source URL or from a data: URL.
 func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool) (bool, string, string) {
 	sameFile := fileMatcher(judged)
 	if exp.noLogo() {
@@ -364,7 +364,9 @@ func scoreMainLogo(x *app.Extraction, exp *Expected, siteDir string, judged bool
 	l := x.Pack.Logos[0]
 	a := assetOf(x, l)
 	got := sourcePath(l.SourceURL)
-	inline := l.SourceURL == "" && l.Format == "svg" && (a != nil || judged)
+	// An SVG embedded in the document as a data: URL is inline too: the
+	// page carries it, there is no file to name.
+	inline := (l.SourceURL == "" || strings.HasPrefix(l.SourceURL, "data:")) && l.Format == "svg" && (a != nil || judged)
 	if exp.InlineLogo() && (inline || exp.Logo.Path == nil && exp.Logo.AcceptPaths == nil) {
 		return inline, got, "(inline svg)"
 	}
