@@ -66,6 +66,10 @@ type colorEv struct {
 	rendered, far float64
 	buttons       int
 	raw           float64 // score before the rank's discounts
+	// top: the smallest top (px from the document's top) of its
+	// rendered evidence outside overlays; seen says there is any.
+	top  float64
+	seen bool
 }
 
 // palette scores the colours of a page.
@@ -206,6 +210,9 @@ func (p *palette) observe(sig *Signals) {
 				e.overlay += score
 			} else {
 				e.rendered += score
+				if !e.seen || o.Top < e.top {
+					e.top, e.seen = o.Top, true
+				}
 				if far {
 					e.far += score
 				}

@@ -43,6 +43,7 @@ var colorFeatures = []string{
 	"logo_first",    // within ΔE 8 of the logo's first (most used) colour
 	"is_text",       // the page's text colour itself (a black-and-white brand's ink)
 	"link_only",     // seen only as a link colour: a theme's link colour more often than the brand's
+	"topmost",       // the first chromatic colour down the page (1/k when k share its top)
 }
 
 var browserLinks = func() []colour.RGBA {
@@ -75,6 +76,7 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 			bw = false
 		}
 	}
+	tops := topmost(all)
 	bestEff := 0.0
 	for _, e := range all {
 		bestEff = math.Max(bestEff, e.eff())
@@ -154,6 +156,7 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 		if len(logo) > 0 && colour.DeltaE(e.c, logo[0]) < 8 {
 			kv["logo_first"] = 1
 		}
+		kv["topmost"] = tops[e]
 		cands = append(cands, Cand{Value: e.hex, X: feats(colorFeatures, kv)})
 	}
 	return all, cands
