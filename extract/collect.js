@@ -607,8 +607,11 @@
   // when it is drawn once (no-repeat) at a size that is not the whole box:
   // {x, y, w, h, visible} in page pixels, or null (repeated, covering, or
   // its natural size unknown: the image is not in the page's cache).
+  // Only an image the page already loaded is probed (collect.js must not
+  // fetch): its size is then known at once from the cache.
   const naturalSize = (url) => {
-    const im = new Image();
+    if (!performance.getEntriesByName(url).length) return null;
+    const im = doc.createElement('img');
     im.src = url;
     return im.complete && im.naturalWidth > 0 && im.naturalHeight > 0 ? [im.naturalWidth, im.naturalHeight] : null;
   };
@@ -620,12 +623,13 @@
   };
   const drawnBackground = (el) => {
     const cs = getComputedStyle(el);
-    if (!/^no-repeat\b/.test((cs.backgroundRepeat || '').split(',')[0].trim())) return null;
+    if (!/^no-repeat$/.test((cs.backgroundRepeat || '').split(',')[0].trim())) return null;
     const m = /url\(["']?([^"')]+)["']?\)/.exec(cs.backgroundImage || '');
     const nat = m ? naturalSize(abs(m[1])) : null;
     if (!nat) return null;
     const r = el.getBoundingClientRect();
     const size = (cs.backgroundSize || 'auto').split(',')[0].trim();
+    if (/calc\(/.test(size) || /calc\(/.test(cs.backgroundPosition || '')) return null;
     let w, h;
     if (size === 'cover') return null;
     if (size === 'contain') {
@@ -675,8 +679,9 @@
     const r = el.getBoundingClientRect();
     if (r.top + sy > 400 || r.width < 24 || r.height < 16) continue;
     if (r.height > 400 || (r.width > 900 && r.height > 200 && !closestDeep(el, 'header,[role=banner],[id*=header i],[class*=header i]'))) {
-      const d = drawnBackground(el);
-      if (!d || d.y > 400 + sy || d.w > 600 || d.h > 400) continue;
+      let d = null;
+      try { d = drawnBackground(el); } catch (e) { d = null; }
+      if (!d || d.y > 400 || d.w > 600 || d.h > 400) continue;
       drawnAt.set(el, d);
     }
     bgSeen.add(el);

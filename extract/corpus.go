@@ -103,6 +103,11 @@ func labelOf(s LabelledSite, dec string, c judge.Cand) bool {
 		case "svg":
 			return s.Exp.InlineLogo()
 		default:
+			// An SVG embedded as a data: URL is the page's inline logo,
+			// as the scorecard counts it (scoreMainLogo).
+			if strings.HasPrefix(c.Src, "data:image/svg+xml") && s.Exp.InlineLogo() {
+				return true
+			}
 			return slices.Contains(s.Exp.LogoPaths(), sourcePath(c.Src))
 		}
 	}

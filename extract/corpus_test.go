@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/brandpack/brandpack/app"
+	"github.com/brandpack/brandpack/extract/judge"
 )
 
 // TestCorpusLabelFields: the labelled corpus's additions to expected.json
@@ -47,6 +48,21 @@ func TestCorpusLabelFields(t *testing.T) {
 	pack.Logos = []app.Logo{{Format: "png", Role: "symbol", SourceURL: "https://numbat.example/img/numbat.png"}}
 	if !check(pack)["logo"] {
 		t.Error("the accepted file should pass as well as the inline SVG")
+	}
+	pack.Logos = []app.Logo{{Format: "svg", Role: "symbol", SourceURL: "data:image/svg+xml;base64,PHN2Zy8+"}}
+	if !check(pack)["logo"] {
+		t.Error("an SVG embedded as a data: URL is the inline logo")
+	}
+	pack.Logos = []app.Logo{{Format: "png", Role: "symbol", SourceURL: "data:image/png;base64,iVBORw0KGgo="}}
+	if check(pack)["logo"] {
+		t.Error("a data: URL PNG is not the inline SVG")
+	}
+	site := LabelledSite{Exp: &exp}
+	if !labelOf(site, judge.DecLogo, judge.Cand{Kind: "body", Src: "data:image/svg+xml;base64,PHN2Zy8+"}) {
+		t.Error("training labels a data: URL SVG wrong where the inline logo is right")
+	}
+	if labelOf(site, judge.DecLogo, judge.Cand{Kind: "body", Src: "https://numbat.example/img/other.png"}) {
+		t.Error("training labels another file right")
 	}
 	pack.Logos, pack.Fonts, pack.Voice.Archetype = nil, []app.Font{{Family: "Roboto"}}, "Sage"
 	got = check(pack)

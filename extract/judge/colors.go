@@ -210,7 +210,9 @@ func (p *palette) observe(sig *Signals) {
 				e.overlay += score
 			} else {
 				e.rendered += score
-				if !e.seen || o.Top < e.top {
+				// Off-screen evidence (skip links, panels parked above the
+				// page at a negative top) says nothing about what comes first.
+				if o.Top >= 0 && (!e.seen || o.Top < e.top) {
 					e.top, e.seen = o.Top, true
 				}
 				if far {

@@ -115,6 +115,13 @@ func TestAppIconNeverNone(t *testing.T) {
 	if hasNone(bare(), &WebManifest{Icons: []ManifestIcon{{Src: "/icon-512.png"}}}) {
 		t.Error("a page whose only mark is its manifest icon offers none")
 	}
+	if !hasNone(bare(), &WebManifest{Icons: []ManifestIcon{{Src: "/mono.svg", Purpose: "monochrome"}}}) {
+		t.Error("a manifest with only a monochrome icon takes none away")
+	}
+	_, cands, _ := logoCands(apple, nil, "https://ferrule.test/", "ferrule")
+	if len(cands) == 0 || cands[0].Value != "https://ferrule.test/touch.png" {
+		t.Errorf("candidates %+v, want the apple-touch-icon offered first", cands)
+	}
 	body := bare()
 	body.Icons = apple.Icons
 	body.Logos = []LogoCand{{Kind: "img", Src: "https://ferrule.test/pics/boat.png", Alt: "a boat", X: 100, Y: 300, W: 300, H: 200, Visible: true, NW: 300, NH: 200}}

@@ -23,15 +23,18 @@ var (
 	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
 	// (Documentation, Docs, Manual, Home Page …) at either end.
 	versionNoise = regexp.MustCompile(`(?i)\b\d+\s*\(\s*\d[\d.]*\s*\)|(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
-	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|home ?page|home|website|web site|official (web)?site|site|online|index|start page|api)$`)
+	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
 	// A major version written "v3" at the end ("Frobnitz v3 Documentation").
 	shortVersion = regexp.MustCompile(`(\s+|^)v\d+$`)
 	emptyParens  = regexp.MustCompile(`\(\s*\)`)
 	// A generated page's title names the page, then the manual in
 	// parentheses: "Overview (Frobnitz API)", "Top (Frobnitz Manual)".
 	pageOfManual = regexp.MustCompile(`(?i)^(overview|top|index|contents|table of contents|main page|start|introduction|summary|package summary|all classes|all packages)\s*\((.+)\)$`)
-	// An appositive tagline after a comma: "Frobnitz, the friendly …".
-	appositive   = regexp.MustCompile(`(?i),\s+(the|a|an|your|our)\s`)
+	// An appositive tagline after a comma, its article in lower case:
+	// "Frobnitz, the friendly …" (not "Smith, The Baker").
+	appositive = regexp.MustCompile(`,\s+(the|a|an|your|our)\s`)
+	// The manual's name in a generated page's title may end in "API".
+	apiTail      = regexp.MustCompile(`\s+API$`)
 	genericHead  = regexp.MustCompile(`(?i)^(welcome to( the)?|welcome|home|index|made with|powered by|built with)(\s+|$)`)
 	bareNumber   = regexp.MustCompile(`^[\d.\s]+$`)
 	genericNames = regexp.MustCompile(`(?i)^(home|home ?page|welcome|index|loading.*|redirecting.*|untitled.*|official (web)?site|startseite|accueil|inicio|главная|404|not found|page not found|error|just a moment.*|access denied)$`)
@@ -186,8 +189,8 @@ func siteCasing(name string, texts ...string) string {
 // splitTitle splits "Home | Example Pottery — tagline" into its parts.
 func splitTitle(s string) []string {
 	s = strings.TrimSpace(s)
-	if m := pageOfManual.FindStringSubmatch(s); m != nil {
-		s = m[2]
+	if m := pageOfManual.FindStringSubmatch(s); m != nil && balanced(m[2]) {
+		s = apiTail.ReplaceAllString(strings.TrimSpace(m[2]), "")
 	}
 	s = appositive.ReplaceAllString(s, " | $1 ")
 	var out []string
@@ -197,6 +200,24 @@ func splitTitle(s string) []string {
 		}
 	}
 	return out
+}
+
+// balanced reports whether s's parentheses pair up ("Foo) - Bar (baz"
+// does not: it is two titles' insides, not one).
+func balanced(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 // brandPart is one name candidate: a part of one source.

@@ -75,9 +75,9 @@ func TestStripNameNoise(t *testing.T) {
 		"Quillfont Overview":                  "Quillfont",
 		"Tarnwick Getting Started":            "Tarnwick",
 		"Brisling v3 Documentation":           "Brisling",
-		"Ossory Commons Text API":             "Ossory Commons Text",
-		"Halvard Quill (version 7.3.0)":       "Halvard Quill",
+		"Halvard Quill (version 2.18.4)":      "Halvard Quill",
 		"Vexfold V8":                          "Vexfold V8",
+		"The Otter API":                       "The Otter API",
 	}
 	for in, want := range cases {
 		if got := stripNameNoise(in); got != want {
@@ -110,11 +110,13 @@ func TestBrandCasing(t *testing.T) {
 // gives the manual's name, and a comma before an article starts a tagline.
 func TestSplitTitlePageOfManual(t *testing.T) {
 	cases := map[string][]string{
-		"Overview (Ossory Commons Text API)":              {"Ossory Commons Text"},
-		"Top (Halvard Quill (version 7.3.0))":             {"Halvard Quill"},
-		"Marlowe Glyphs, the iconic font and CSS toolkit": {"Marlowe Glyphs", "the iconic font and CSS toolkit"},
-		"Topsoil (garden supplies)":                       {"Topsoil (garden supplies)"},
-		"Pell, Mell and Daughters":                        {"Pell, Mell and Daughters"},
+		"Overview (Ossory Spindle API)":                        {"Ossory Spindle"},
+		"Top (Halvard Quill (version 2.18.4))":                 {"Halvard Quill"},
+		"Marlowe Glyphs, the handsome glyph set for web pages": {"Marlowe Glyphs", "the handsome glyph set for web pages"},
+		"Topsoil (garden supplies)":                            {"Topsoil (garden supplies)"},
+		"Pell, Mell and Daughters":                             {"Pell, Mell and Daughters"},
+		"Tansy, The Baker":                                     {"Tansy, The Baker"},
+		"Overview (Foo) - Bar (baz)":                           {"Overview (Foo)", "Bar (baz)"},
 	}
 	for in, want := range cases {
 		if got := splitTitle(in); !slices.Equal(got, want) {
