@@ -64,36 +64,43 @@ func addEmbedHosts(e *testEnv) {
 	})
 }
 
+// extractLogoFirst extracts host, checks the pack is complete and its
+// main logo comes from a file ending in file, and returns the Signals the
+// observer recorded and a lookup of their logo candidates by file ending.
+func extractLogoFirst(t *testing.T, host, file string) (*judge.Signals, func(string) *judge.LogoCand) {
+	t.Helper()
+	e := getEnv(t)
+	x, err := e.x.Extract(context.Background(), host, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkComplete(t, host, x)
+	if len(x.Pack.Logos) == 0 || !strings.HasSuffix(x.Pack.Logos[0].SourceURL, file) {
+		t.Errorf("logos %+v, want %s first", x.Pack.Logos, file)
+	}
+	v, ok := e.signals.Load(host)
+	if !ok {
+		t.Fatal("no Signals recorded")
+	}
+	sig := v.(*judge.Signals)
+	return sig, func(end string) *judge.LogoCand {
+		for i := range sig.Logos {
+			if strings.HasSuffix(sig.Logos[i].Src, end) {
+				return &sig.Logos[i]
+			}
+		}
+		return nil
+	}
+}
+
 // TestEmbeddedLogos: an <object> logo is a candidate drawn where the
 // element is, and is the pack's logo; a background image drawn once in a
 // corner of a full-width hero is a candidate with the drawn rectangle
 // (its own 128×128 at the right), not the hero's box, and without the
 // hero's text as its label.
 func TestEmbeddedLogos(t *testing.T) {
-	e := getEnv(t)
-	x, err := e.x.Extract(context.Background(), hostEmbed, hostEmbed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkComplete(t, hostEmbed, x)
-	if len(x.Pack.Logos) == 0 || !strings.HasSuffix(x.Pack.Logos[0].SourceURL, "/mark.svg") {
-		t.Errorf("logos %+v, want /mark.svg first", x.Pack.Logos)
-	}
-	v, ok := e.signals.Load(hostEmbed)
-	if !ok {
-		t.Fatal("no Signals recorded")
-	}
-	sig := v.(*judge.Signals)
-	var obj, bg *judge.LogoCand
-	for i := range sig.Logos {
-		c := &sig.Logos[i]
-		switch {
-		case strings.HasSuffix(c.Src, "/mark.svg"):
-			obj = c
-		case strings.HasSuffix(c.Src, "/mascot.png"):
-			bg = c
-		}
-	}
+	sig, cand := extractLogoFirst(t, hostEmbed, "/mark.svg")
+	obj, bg := cand("/mark.svg"), cand("/mascot.png")
 	if obj == nil || obj.Kind != "img" || obj.W != 180 || obj.H != 60 || obj.Y != 0 || !strings.Contains(obj.Alt, "Quarry Finch logo") {
 		t.Errorf("object candidate %+v", obj)
 	}
@@ -108,26 +115,8 @@ func TestEmbeddedLogos(t *testing.T) {
 // a background image yields that image as a candidate (with the link's
 // box), and it is the pack's logo.
 func TestLogoBoxLinkBackground(t *testing.T) {
-	e := getEnv(t)
-	x, err := e.x.Extract(context.Background(), hostLinkBG, hostLinkBG)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkComplete(t, hostLinkBG, x)
-	if len(x.Pack.Logos) == 0 || !strings.HasSuffix(x.Pack.Logos[0].SourceURL, "/wordmark.png") {
-		t.Errorf("logos %+v, want /wordmark.png first", x.Pack.Logos)
-	}
-	v, ok := e.signals.Load(hostLinkBG)
-	if !ok {
-		t.Fatal("no Signals recorded")
-	}
-	var bg *judge.LogoCand
-	for i, c := range v.(*judge.Signals).Logos {
-		if strings.HasSuffix(c.Src, "/wordmark.png") {
-			bg = &v.(*judge.Signals).Logos[i]
-		}
-	}
-	if bg == nil || bg.Kind != "bg" || bg.W != 200 || bg.H != 60 || !strings.Contains(bg.Ident, "logo") {
+	_, cand := extractLogoFirst(t, hostLinkBG, "/wordmark.png")
+	if bg := cand("/wordmark.png"); bg == nil || bg.Kind != "bg" || bg.W != 200 || bg.H != 60 || !strings.Contains(bg.Ident, "logo") {
 		t.Errorf("wordmark candidate %+v", bg)
 	}
 }
