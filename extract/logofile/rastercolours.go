@@ -12,17 +12,32 @@ import (
 	"github.com/brandpack/brandpack/extract/colour"
 )
 
+// Raster logos are read whole up to sampledPixels; a larger one (a
+// high-DPI header mark: 2500×1200 is common) is read on a regular grid of
+// about that many pixels, which keeps every colour's share. An image
+// claiming more than maxDecodePixels is not decoded at all (a
+// decompression bomb fits in the 4 MB a logo file may weigh).
+const (
+	sampledPixels   = 1 << 20
+	maxDecodePixels = 8 << 20
+)
+
 // RasterColours returns up to three dominant non-neutral colours of a
 // raster logo: opaque pixels, quantised to 4 bits a channel, with chroma,
 // each holding at least 4 % of the coloured pixels.
 func RasterColours(data []byte) []string {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxDecodePixels {
+		return nil
+	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil
 	}
 	b := img.Bounds()
-	if b.Dx()*b.Dy() > 1024*1024 {
-		return nil
+	step := 1
+	for b.Dx()*b.Dy()/(step*step) > sampledPixels {
+		step++
 	}
 	type bucket struct {
 		key     uint16
@@ -32,8 +47,8 @@ func RasterColours(data []byte) []string {
 	buckets := map[uint16]*bucket{}
 	greys := map[uint64]bool{}
 	total := 0
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
 			r, g, bl, a := rgbaAt(img, x, y)
 			if a < 0xe000 {
 				continue

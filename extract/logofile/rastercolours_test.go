@@ -2,6 +2,8 @@ package logofile
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -81,5 +83,38 @@ func TestRasterColoursTies(t *testing.T) {
 		if got := RasterColours(buf.Bytes()); !reflect.DeepEqual(got, first) {
 			t.Fatalf("got %v, then %v", first, got)
 		}
+	}
+}
+
+// TestRasterColoursLarge: a high-DPI logo of several megapixels (read on a
+// sampling grid) gives the colours a small one does, and a file whose
+// header claims more pixels than maxDecodePixels is not decoded.
+func TestRasterColoursLarge(t *testing.T) {
+	got := RasterColours(logoPNG(t, 2400, 1200))
+	if want := []string{"#C8302A", "#1E5AC8"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("2400×1200: got %v, want %v", got, want)
+	}
+	// A small PNG whose IHDR then claims 20000×20000 (a decompression bomb's
+	// header): DecodeConfig sees the claim, nothing is decoded.
+	data := logoPNG(t, 20, 10)
+	ihdr := data[8+8 : 8+8+13] // signature, chunk length and type, then the IHDR data
+	binary.BigEndian.PutUint32(ihdr[0:4], 20000)
+	binary.BigEndian.PutUint32(ihdr[4:8], 20000)
+	binary.BigEndian.PutUint32(data[8+8+13:], crc32.ChecksumIEEE(data[8+4:8+8+13]))
+	if cfg, err := png.DecodeConfig(bytes.NewReader(data)); err != nil || cfg.Width != 20000 {
+		t.Fatalf("patched header: %v %v", cfg, err)
+	}
+	if got := RasterColours(data); got != nil {
+		t.Errorf("20000×20000 claim: got %v, want nothing", got)
+	}
+}
+
+// BenchmarkRasterColoursLarge: a 2400×1200 high-DPI logo, decoded whole and
+// read on the sampling grid.
+func BenchmarkRasterColoursLarge(b *testing.B) {
+	data := logoPNG(b, 2400, 1200)
+	b.ReportAllocs()
+	for b.Loop() {
+		RasterColours(data)
 	}
 }
