@@ -3,6 +3,7 @@ package logofile
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -51,11 +52,17 @@ func TestRasterColours(t *testing.T) {
 	}
 }
 
+// BenchmarkRasterColours: a 600×200 logo, and a 2400×1200 high-DPI one
+// (decoded whole, read on the sampling grid).
 func BenchmarkRasterColours(b *testing.B) {
-	data := logoPNG(b, 600, 200)
-	b.ReportAllocs()
-	for b.Loop() {
-		RasterColours(data)
+	for _, sz := range []struct{ w, h int }{{600, 200}, {2400, 1200}} {
+		data := logoPNG(b, sz.w, sz.h)
+		b.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				RasterColours(data)
+			}
+		})
 	}
 }
 
@@ -109,12 +116,3 @@ func TestRasterColoursLarge(t *testing.T) {
 	}
 }
 
-// BenchmarkRasterColoursLarge: a 2400×1200 high-DPI logo, decoded whole and
-// read on the sampling grid.
-func BenchmarkRasterColoursLarge(b *testing.B) {
-	data := logoPNG(b, 2400, 1200)
-	b.ReportAllocs()
-	for b.Loop() {
-		RasterColours(data)
-	}
-}
