@@ -115,4 +115,3 @@ func TestRasterColoursLarge(t *testing.T) {
 		t.Errorf("20000×20000 claim: got %v, want nothing", got)
 	}
 }
-
