@@ -123,7 +123,20 @@ func looksLikeSVG(data []byte) bool {
 			}
 			s = s[i+3:]
 		case bytes.HasPrefix(bytes.ToLower(s[:min(len(s), 9)]), []byte("<!doctype")):
+			// A doctype may carry an internal subset in brackets, whose
+			// declarations hold '>' of their own: Adobe Illustrator's SVG
+			// export writes `<!DOCTYPE svg … [ <!ENTITY ns_flows "…"> ]>`.
 			i := bytes.IndexByte(s, '>')
+			if j := bytes.IndexByte(s, '['); j >= 0 && (i < 0 || j < i) {
+				k := bytes.Index(s[j:], []byte("]"))
+				if k < 0 {
+					return false
+				}
+				i = bytes.IndexByte(s[j+k:], '>')
+				if i >= 0 {
+					i += j + k
+				}
+			}
 			if i < 0 {
 				return false
 			}

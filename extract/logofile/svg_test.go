@@ -89,7 +89,8 @@ func TestSniffImage(t *testing.T) {
 	if info, _ := SniffImage([]byte("\x00\x00\x01\x00\x01\x00\x20\x20\x00\x00\x01\x00\x20\x00\x00\x00\x00\x00\x16\x00\x00\x00")); info.Width != 32 {
 		t.Errorf("ico size %+v", info)
 	}
-	for _, bad := range []string{"<html><svg></svg></html>", "<svgx>", "%PDF-1.4", "", "hello"} {
+	for _, bad := range []string{"<html><svg></svg></html>", "<svgx>", "%PDF-1.4", "", "hello",
+		"<!DOCTYPE html [ <!ENTITY a \"b\"> ]><html><svg/></html>", "<!DOCTYPE svg [ <!ENTITY a \"b\"> <svg/>"} {
 		if _, ok := SniffImage([]byte(bad)); ok {
 			t.Errorf("sniff(%q) accepted", bad)
 		}
@@ -116,4 +117,37 @@ func FuzzSanitizeSVG(f *testing.F) {
 			t.Fatalf("output does not re-parse: %v\n%s", err, out)
 		}
 	})
+}
+
+// TestSVGWithInternalSubset: the doctype of an SVG exported by a drawing
+// program often carries an internal subset whose entity declarations end
+// in '>' ("<!DOCTYPE svg PUBLIC … [ <!ENTITY ns_x \"…\"> ]>"), and its
+// root then refers to the entities. Such a file is an SVG logo: sniffed,
+// sanitised and measured like any other.
+func TestSVGWithInternalSubset(t *testing.T) {
+	in := `<?xml version="1.0" encoding="utf-8"?>
+<!-- Generator: a drawing program's SVG export -->
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+	<!ENTITY ns_extend "http://example.com/Extensibility/1.0/">
+	<!ENTITY ns_graphs "http://example.com/Graphs/1.0/">
+]>
+<svg version="1.1" xmlns="http://www.w3.org/2000/svg" xmlns:x="&ns_extend;" xmlns:graph="&ns_graphs;"
+	 x="0px" y="0px" width="240px" height="60px" viewBox="0 0 240 60" xml:space="preserve">
+<rect x="4" y="4" width="52" height="52" fill="#2A7F62"/>
+<path fill="#1B1B1B" d="M70 20h150v20H70z"/>
+</svg>`
+	info, ok := SniffImage([]byte(in))
+	if !ok || info.ContentType != "image/svg+xml" {
+		t.Fatalf("sniff: %+v %v, want an SVG", info, ok)
+	}
+	clean, err := SanitizeSVG([]byte(in))
+	if err != nil {
+		t.Fatalf("sanitize: %v", err)
+	}
+	if w, h := SVGSize(clean); w != 240 || h != 60 {
+		t.Errorf("size %dx%d, want 240x60", w, h)
+	}
+	if !strings.Contains(string(clean), "#2A7F62") || strings.Contains(string(clean), "ENTITY") {
+		t.Errorf("sanitised: %s", clean)
+	}
 }
