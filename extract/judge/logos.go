@@ -95,12 +95,36 @@ func namesSite(names, texts []string) bool {
 			continue
 		}
 		for _, n := range texts {
-			if nn := normName(n); nn != "" && (strings.Contains(nn, l) || (len(nn) >= 4 && strings.Contains(l, nn))) {
+			if nn := normName(n); nn != "" && (strings.Contains(nn, l) || (len(nn) >= 4 && strings.Contains(l, nn)) || typo(nn, l)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// typo: two long names (8 letters or more) one edit apart — a letter
+// dropped, added or changed ("Wavecrest logo" on wavecrests.org's
+// own mark). Short names are left exact: one letter tells them apart.
+func typo(a, b string) bool {
+	if len(a) < 8 || len(b) < 8 || a == b {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	if len(rb)-len(ra) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	if len(ra) == len(rb) {
+		return string(ra[i+1:]) == string(rb[i+1:]) // one letter changed
+	}
+	return string(ra[i:]) == string(rb[i+1:]) // one letter more in rb
 }
 
 // withoutSiteNames drops the words of text that carry one of the site's

@@ -46,6 +46,7 @@ var logoFeatures = []string{
 	"lead_mark",    // the topmost candidate, in the first third of the viewport, says logo/brand or names the site
 	"icon_kin",     // the file is kin to the page's icon, share image or JSON-LD logo (same folder or same name but for sizes)
 	"look_alike",   // another visible candidate (another file) is drawn at the same size: one of a row or list of marks
+	"full_width",   // drawn across ≥ 90 % of the viewport's width: a banner or header backdrop more often than a mark
 }
 
 // logoParts are the named terms of scoreLogo for one body candidate.
@@ -74,6 +75,7 @@ func logoParts(c *LogoCand, names []string, vw, vh float64) map[string]float64 {
 		"log_area":   math.Log1p(math.Max(0, c.W*c.H)) / 10,
 		"wide":       b2f(c.H > 0 && c.W/c.H >= 3.5),
 		"file_logo":  b2f(logoWord.MatchString(file)),
+		"full_width": b2f(vw > 0 && c.W >= vw*0.9),
 	}
 	if kv["names_site"] == 0 {
 		if other := altName(c.Alt); other != "" && logoWord.MatchString(c.Alt) && !c.InHeader && !c.InHomeLink {

@@ -129,3 +129,54 @@ func TestAppIconNeverNone(t *testing.T) {
 		t.Error("a page with a body picture and an icon offers no none")
 	}
 }
+
+// TestLogoFeatureTypoAndFullWidth: an alt that writes the site's long name
+// with one letter dropped still names the site (and is no badge); a
+// picture drawn across the viewport is marked full_width, a header mark
+// is not.
+func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
+	sig := &Signals{Title: "Thistlewood Press"}
+	sig.Viewport.W, sig.Viewport.H = 1280, 800
+	sig.Logos = []LogoCand{
+		{Kind: "img", Src: "https://thistlewood.test/img/tw-80x60.png", Alt: "Thistlwood logo", X: 20, Y: 10, W: 80, H: 60, Visible: true, NW: 80, NH: 60},
+		{Kind: "bg", Src: "https://thistlewood.test/img/top_bg.png", Alt: "Thistlewood", X: 0, Y: 0, W: 1280, H: 100, Visible: true},
+		{Kind: "img", Src: "https://thistlewood.test/img/ink.png", Alt: "Inkbarrel logo", X: 20, Y: 700, W: 80, H: 60, Visible: true, NW: 80, NH: 60},
+	}
+	_, cands, _ := logoCands(sig, nil, "https://thistlewood.test/", "thistlewood")
+	feat := func(src, f string) float64 {
+		for _, c := range cands {
+			if c.Value == src {
+				return c.X[indexOf(logoFeatures, f)]
+			}
+		}
+		t.Fatalf("no candidate %s", src)
+		return 0
+	}
+	for _, c := range []struct {
+		src, f string
+		want   float64
+	}{
+		{"https://thistlewood.test/img/tw-80x60.png", "names_site", 1},
+		{"https://thistlewood.test/img/tw-80x60.png", "badge_alt", 0},
+		{"https://thistlewood.test/img/tw-80x60.png", "full_width", 0},
+		{"https://thistlewood.test/img/top_bg.png", "full_width", 1},
+		{"https://thistlewood.test/img/ink.png", "names_site", 0},
+		{"https://thistlewood.test/img/ink.png", "badge_alt", 1},
+	} {
+		if got := feat(c.src, c.f); got != c.want {
+			t.Errorf("%s %s = %v, want %v", c.src, c.f, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"thistlwood", "thistlewood", true}, {"thistlewoods", "thistlewood", true}, {"thistlewuod", "thistlewood", true},
+		{"thistlewood", "thistlewood", false}, {"thistlw", "thistle", false}, {"thistlewooden", "thistlewood", false},
+		{"cat", "car", false},
+	} {
+		if got := typo(c.a, c.b); got != c.want {
+			t.Errorf("typo(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
