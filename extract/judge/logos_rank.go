@@ -98,8 +98,9 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		s float64
 	}
 	var list []body
-	for i := range sig.Logos {
-		c := &sig.Logos[i]
+	logos := blurUpTwins(sig.Logos)
+	for i := range logos {
+		c := &logos[i]
 		if s := scoreLogo(c, names, sig.Viewport.W); s > -1e8 {
 			list = append(list, body{c, s})
 		}
@@ -152,7 +153,7 @@ func logoCands(sig *Signals, man *WebManifest, pageURL, label string) ([]LogoOpt
 		word := (kv["logo_word"] == 1 && kv["badge_alt"] == 0) || kv["names_site"] == 1 || kv["names_file"] == 1
 		kv["lead_mark"] = b2f(i == top && kv["y_rel"] < 0.34 && word && kv["not_logo"] == 0)
 		kv["icon_kin"] = b2f(kinToAny(x.c.Src, marks))
-		kv["look_alike"] = b2f(lookAlike(x.c, sig.Logos))
+		kv["look_alike"] = b2f(lookAlike(x.c, logos))
 		anyWord = anyWord || kv["logo_word"] == 1 || kv["names_site"] == 1
 		wordTop = wordTop || ((kv["logo_word"] == 1 || kv["names_site"] == 1) && x.c.Y < 400)
 		kv["hand"] = -1 + x.s/1000

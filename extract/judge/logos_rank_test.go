@@ -1,6 +1,9 @@
 package judge
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestKinToAny(t *testing.T) {
 	cases := []struct {
@@ -177,6 +180,43 @@ func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
 	} {
 		if got := typo(c.a, c.b); got != c.want {
 			t.Errorf("typo(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestBlurUpTwins: a lazy-image component's stretched data: preview (the
+// visible one, carrying the logo class) and its real file at the same
+// rectangle (hidden until loaded) become one candidate: the file, visible,
+// with the preview's classes. An SVG data: URL and a data: picture drawn
+// at its own size are real pictures and stay.
+func TestBlurUpTwins(t *testing.T) {
+	in := []LogoCand{
+		{Kind: "img", Src: "data:image/png;base64,AAAA", X: 500, Y: 100, W: 120, H: 120, NW: 20, NH: 20, Visible: true, Ident: "img-wrapper site-logo"},
+		{Kind: "img", Src: "https://fernhill.test/static/ab12/logo2.png", X: 500, Y: 100, W: 120, H: 120, NW: 300, NH: 300, Ident: "img-wrapper"},
+		{Kind: "img", Src: "data:image/svg+xml;base64,PHN2Zz4=", X: 10, Y: 10, W: 120, H: 40, NW: 30, NH: 10, Visible: true},
+		{Kind: "img", Src: "data:image/png;base64,BBBB", X: 10, Y: 600, W: 40, H: 40, NW: 40, NH: 40, Visible: true},
+	}
+	out := blurUpTwins(in)
+	if len(out) != 3 {
+		t.Fatalf("got %d candidates, want 3: %+v", len(out), out)
+	}
+	real := out[0]
+	if real.Src != in[1].Src || !real.Visible || !strings.Contains(real.Ident, "site-logo") {
+		t.Errorf("twin: %+v, want the file, visible, with the preview's classes", real)
+	}
+	if out[1].Src != in[2].Src || out[2].Src != in[3].Src {
+		t.Errorf("kept: %s, %s", out[1].Src, out[2].Src)
+	}
+	if in[1].Visible || in[1].Ident != "img-wrapper" {
+		t.Errorf("the Signals were changed: %+v", in[1])
+	}
+	sig := &Signals{Title: "Fernhill Conf"}
+	sig.Viewport.W, sig.Viewport.H = 1280, 800
+	sig.Logos = in
+	_, cands, _ := logoCands(sig, nil, "https://fernhill.test/", "fernhill")
+	for _, c := range cands {
+		if c.Value == "data:image/png;base64,AAAA" {
+			t.Errorf("the preview is still a candidate")
 		}
 	}
 }
