@@ -4,9 +4,11 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/brandpack/brandpack/app"
 )
@@ -53,7 +55,7 @@ func scoreLogo(c *LogoCand, names []string, vw float64) float64 {
 	if logoWord.MatchString(ident) {
 		s += 20
 	}
-	if namesSite(names, []string{c.Alt, c.Title, c.LinkLabel, file}) {
+	if namesSite(names, []string{c.Alt, altName(c.Alt), c.Title, c.LinkLabel, file}) {
 		s += 20
 	} else if other := cleanName(logoWords.ReplaceAllString(c.Alt, " ")); other != "" && logoWord.MatchString(c.Alt) && !c.InHeader && !c.InHomeLink {
 		// "Red Hat Logo" on a page whose name is something else: another
@@ -103,28 +105,24 @@ func namesSite(names, texts []string) bool {
 	return false
 }
 
-// typo: two long names (8 letters or more) one edit apart — a letter
-// dropped, added or changed ("Wavecrest logo" on wavecrests.org's
-// own mark). Short names are left exact: one letter tells them apart.
+// typo: two long names (8 letters or more) one letter apart — a letter
+// dropped or added ("Wavecrest logo" on wavecrests.org's own mark). A
+// changed letter or digit is not a typo here: editions and sister events
+// differ by exactly that ("…conf2018" and "…conf2019"). Short names are
+// left exact: one letter tells them apart.
 func typo(a, b string) bool {
-	if len(a) < 8 || len(b) < 8 || a == b {
-		return false
-	}
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) > len(rb) {
 		ra, rb = rb, ra
 	}
-	if len(rb)-len(ra) > 1 {
+	if len(ra) < 8 || len(rb)-len(ra) != 1 {
 		return false
 	}
 	i := 0
 	for i < len(ra) && ra[i] == rb[i] {
 		i++
 	}
-	if len(ra) == len(rb) {
-		return string(ra[i+1:]) == string(rb[i+1:]) // one letter changed
-	}
-	return string(ra[i:]) == string(rb[i+1:]) // one letter more in rb
+	return unicode.IsLetter(rb[i]) && slices.Equal(ra[i:], rb[i+1:])
 }
 
 // withoutSiteNames drops the words of text that carry one of the site's

@@ -144,6 +144,7 @@ func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
 		{Kind: "img", Src: "https://thistlewood.test/img/tw-80x60.png", Alt: "Thistlwood logo", X: 20, Y: 10, W: 80, H: 60, Visible: true, NW: 80, NH: 60},
 		{Kind: "bg", Src: "https://thistlewood.test/img/top_bg.png", Alt: "Thistlewood", X: 0, Y: 0, W: 1280, H: 100, Visible: true},
 		{Kind: "img", Src: "https://thistlewood.test/img/ink.png", Alt: "Inkbarrel logo", X: 20, Y: 700, W: 80, H: 60, Visible: true, NW: 80, NH: 60},
+		{Kind: "bg", Src: "https://thistlewood.test/img/strip.png", X: 90, Y: 400, W: 1100, H: 80, Visible: true}, // 86 % of the width
 	}
 	_, cands, _ := logoCands(sig, nil, "https://thistlewood.test/", "thistlewood")
 	feat := func(src, f string) float64 {
@@ -165,6 +166,7 @@ func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
 		{"https://thistlewood.test/img/top_bg.png", "full_width", 1},
 		{"https://thistlewood.test/img/ink.png", "names_site", 0},
 		{"https://thistlewood.test/img/ink.png", "badge_alt", 1},
+		{"https://thistlewood.test/img/strip.png", "full_width", 0},
 	} {
 		if got := feat(c.src, c.f); got != c.want {
 			t.Errorf("%s %s = %v, want %v", c.src, c.f, got, c.want)
@@ -174,9 +176,12 @@ func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"thistlwood", "thistlewood", true}, {"thistlewoods", "thistlewood", true}, {"thistlewuod", "thistlewood", true},
+		{"thistlwood", "thistlewood", true}, {"thistlewoods", "thistlewood", true}, {"thistlewood", "thistlwood", true},
+		{"thistlewuod", "thistlewood", false}, // a changed letter
 		{"thistlewood", "thistlewood", false}, {"thistlw", "thistle", false}, {"thistlewooden", "thistlewood", false},
-		{"cat", "car", false},
+		{"cat", "car", false}, {"wavecon2018", "wavecon20181", false}, {"wavecon2018", "wavecon2019", false},
+		{"前端大会", "前端大会堂", false}, // four letters, however many bytes
+		{"wellenkämme", "wellenkämmer", true}, {"\xffabcdefgh", "\xfeabcdefgh", false},
 	} {
 		if got := typo(c.a, c.b); got != c.want {
 			t.Errorf("typo(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
@@ -192,7 +197,7 @@ func TestLogoFeatureTypoAndFullWidth(t *testing.T) {
 func TestBlurUpTwins(t *testing.T) {
 	in := []LogoCand{
 		{Kind: "img", Src: "data:image/png;base64,AAAA", X: 500, Y: 100, W: 120, H: 120, NW: 20, NH: 20, Visible: true, Ident: "img-wrapper site-logo"},
-		{Kind: "img", Src: "https://fernhill.test/static/ab12/logo2.png", X: 500, Y: 100, W: 120, H: 120, NW: 300, NH: 300, Ident: "img-wrapper"},
+		{Kind: "img", Src: "https://fernhill.test/static/c3/mark.png", X: 500, Y: 100, W: 120, H: 120, NW: 300, NH: 300, Ident: "img-wrapper"},
 		{Kind: "img", Src: "data:image/svg+xml;base64,PHN2Zz4=", X: 10, Y: 10, W: 120, H: 40, NW: 30, NH: 10, Visible: true},
 		{Kind: "img", Src: "data:image/png;base64,BBBB", X: 10, Y: 600, W: 40, H: 40, NW: 40, NH: 40, Visible: true},
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// blurUpTwins: lazy-image components (Gatsby's gatsby-image, Next.js's
-// placeholder="blur", LQIP scripts) draw a tiny data: URL preview,
+// blurUpTwins: lazy-image components (Gatsby's gatsby-image, LQIP
+// scripts) draw a tiny data: URL preview,
 // stretched, where the picture will be, and keep the real <img> at the
 // same rectangle hidden until it has loaded. The preview stands for the
 // picture: the real file takes its place, with the preview's visibility
@@ -22,10 +22,14 @@ func blurUpTwins(logos []LogoCand) []LogoCand {
 		}
 		for k := range logos {
 			r := &logos[k]
-			if _, taken := twinOf[k]; taken || k == i || r.Kind != p.Kind || strings.HasPrefix(r.Src, "data:") || !sameRect(p, r) {
+			if k == i || r.Kind != p.Kind || strings.HasPrefix(r.Src, "data:") || !sameRect(p, r) {
 				continue
 			}
-			twinOf[k], drop[i] = i, true
+			// A second preview over a file already paired is dropped too.
+			if _, taken := twinOf[k]; !taken {
+				twinOf[k] = i
+			}
+			drop[i] = true
 			break
 		}
 	}

@@ -3,6 +3,7 @@ package logofile
 import (
 	"bytes"
 	"image"
+	"image/color"
 	_ "image/gif" // raster logo colours
 	_ "image/jpeg"
 	_ "image/png"
@@ -14,20 +15,33 @@ import (
 
 // Raster logos are read whole up to sampledPixels; a larger one (a
 // high-DPI header mark: 2500×1200 is common) is read on a regular grid of
-// about that many pixels, which keeps every colour's share. An image
-// claiming more than maxDecodePixels is not decoded at all (a
-// decompression bomb fits in the 4 MB a logo file may weigh).
+// about that many pixels, which keeps every colour's share. An image whose
+// decoded pixels would take more than maxDecodeBytes (8 MP at 4 bytes a
+// pixel, 4 MP for 16-bit colour) is not decoded at all: a decompression
+// bomb fits in the 4 MB a logo file may weigh.
 const (
-	sampledPixels   = 1 << 20
-	maxDecodePixels = 8 << 20
+	sampledPixels  = 1 << 20
+	maxDecodeBytes = 32 << 20
 )
+
+// decodedBytes is what decoding an image of cfg costs in memory, roughly.
+func decodedBytes(cfg image.Config) int64 {
+	bpp := int64(4)
+	switch cfg.ColorModel {
+	case color.RGBA64Model, color.NRGBA64Model:
+		bpp = 8
+	case color.Gray16Model:
+		bpp = 2
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * bpp
+}
 
 // RasterColours returns up to three dominant non-neutral colours of a
 // raster logo: opaque pixels, quantised to 4 bits a channel, with chroma,
 // each holding at least 4 % of the coloured pixels.
 func RasterColours(data []byte) []string {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxDecodePixels {
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || decodedBytes(cfg) > maxDecodeBytes {
 		return nil
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))

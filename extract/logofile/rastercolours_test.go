@@ -94,15 +94,18 @@ func TestRasterColoursTies(t *testing.T) {
 }
 
 // TestRasterColoursLarge: a high-DPI logo of several megapixels (read on a
-// sampling grid) gives the colours a small one does, and a file whose
-// header claims more pixels than maxDecodePixels is not decoded.
+// sampling grid) gives the colours a small one does; an image whose
+// decoded pixels would pass maxDecodeBytes is not decoded (a real 3000×3000
+// PNG, and a header claiming 20000×20000), nor a 16-bit one of 2100×2100
+// that an 8-bit one of that size would be.
 func TestRasterColoursLarge(t *testing.T) {
-	got := RasterColours(logoPNG(t, 2400, 1200))
-	if want := []string{"#C8302A", "#1E5AC8"}; !reflect.DeepEqual(got, want) {
+	want := []string{"#C8302A", "#1E5AC8"}
+	if got := RasterColours(logoPNG(t, 2400, 1200)); !reflect.DeepEqual(got, want) {
 		t.Errorf("2400×1200: got %v, want %v", got, want)
 	}
-	// A small PNG whose IHDR then claims 20000×20000 (a decompression bomb's
-	// header): DecodeConfig sees the claim, nothing is decoded.
+	if got := RasterColours(logoPNG(t, 3000, 3000)); got != nil {
+		t.Errorf("3000×3000 (9 MP): got %v, want nothing", got)
+	}
 	data := logoPNG(t, 20, 10)
 	ihdr := data[8+8 : 8+8+13] // signature, chunk length and type, then the IHDR data
 	binary.BigEndian.PutUint32(ihdr[0:4], 20000)
@@ -113,5 +116,24 @@ func TestRasterColoursLarge(t *testing.T) {
 	}
 	if got := RasterColours(data); got != nil {
 		t.Errorf("20000×20000 claim: got %v, want nothing", got)
+	}
+	deep := func(w, h int) []byte {
+		img := image.NewNRGBA64(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				img.SetNRGBA64(x, y, color.NRGBA64{0xC8C8, 0x3030, 0x2A2A, 0xFFFF})
+			}
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	if got := RasterColours(deep(1500, 1500)); !reflect.DeepEqual(got, want[:1]) {
+		t.Errorf("16-bit 1500×1500: got %v, want %v", got, want[:1])
+	}
+	if got := RasterColours(deep(2100, 2100)); got != nil {
+		t.Errorf("16-bit 2100×2100 (35 MB decoded): got %v, want nothing", got)
 	}
 }
