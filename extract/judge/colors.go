@@ -44,6 +44,7 @@ const (
 
 var (
 	varPrimary   = regexp.MustCompile(`(?i)primary|brand|main|cta|action|theme`)
+	varBrand     = regexp.MustCompile(`(?i)brand`) // no framework declares a brand variable
 	varSecondary = regexp.MustCompile(`(?i)secondary`)
 	varAccent    = regexp.MustCompile(`(?i)accent|highlight|tertiary`)
 	varShade     = regexp.MustCompile(`(?i)dark|darker|light|lighter|hover|active|focus|pressed|muted|subtle|soft|tint|shade|contrast|fg|foreground|text|[-_](50|[1-9]00)$`)
@@ -237,6 +238,11 @@ func (p *palette) observe(sig *Signals) {
 		name := strings.TrimPrefix(v.Name, "--")
 		before := e.score
 		switch {
+		case isFrameworkDefault(e.c) && !varBrand.MatchString(name):
+			// A framework declares its own defaults under these names
+			// (Bootstrap's --primary: #007bff, --bs-primary: #0d6efd):
+			// a page that only loads the framework states nothing.
+			e.score += 0.5
 		case varShade.MatchString(name):
 			e.score += 1
 		case varSecondary.MatchString(name):

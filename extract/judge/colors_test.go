@@ -48,7 +48,8 @@ func TestChooseColorsFallbacks(t *testing.T) {
 
 // Framework defaults (Bootstrap's #0D6EFD on unstyled buttons and links)
 // lose to the brand's own colour with less raw evidence, unless the page
-// names them as its brand colour in a custom property.
+// names them as its brand colour in a custom property (a brand-named one:
+// frameworks declare their defaults as --primary/--bs-primary themselves).
 func TestFrameworkDefaultsDiscounted(t *testing.T) {
 	sig := &Signals{}
 	sig.Body = ElementStyle{BG: "rgb(255, 255, 255)", Color: "rgb(33, 37, 41)"}
@@ -61,6 +62,14 @@ func TestFrameworkDefaultsDiscounted(t *testing.T) {
 	}
 	if c := chooseColors(sig, nil, nil); c.Primary != "#C8501E" {
 		t.Errorf("primary = %s, want the brand's #C8501E over Bootstrap's default", c.Primary)
+	}
+	// The framework's own stylesheet declares its defaults under
+	// primary-named properties: that states nothing about the brand.
+	for _, name := range []string{"--bs-primary", "--primary", "--color-primary"} {
+		sig.RootVars = []RootVar{{Name: name, C: "rgb(13, 110, 253)"}, {Name: "--bs-blue", C: "rgb(13, 110, 253)"}}
+		if c := chooseColors(sig, nil, nil); c.Primary != "#C8501E" {
+			t.Errorf("%s: primary = %s, want the brand's #C8501E over the framework's own declaration", name, c.Primary)
+		}
 	}
 	sig.RootVars = []RootVar{{Name: "--brand-primary", C: "rgb(13, 110, 253)"}}
 	if c := chooseColors(sig, nil, nil); c.Primary != "#0D6EFD" {
