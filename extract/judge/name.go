@@ -27,6 +27,8 @@ var (
 	// A major version written "v3" at the end ("Frobnitz v3 Documentation").
 	shortVersion = regexp.MustCompile(`(\s+|^)v\d+$`)
 	emptyParens  = regexp.MustCompile(`\(\s*\)`)
+	// A release channel after the version: "Frobnitz 3.1 (dev) documentation".
+	releaseTag = regexp.MustCompile(`(?i)\(\s*(dev|devel|development|latest|stable|beta|alpha|nightly|preview|unstable|draft|master|main|trunk|rc\s*\d*)\s*\)`)
 	// A generated page's title names the page, then the manual in
 	// parentheses: "Overview (Frobnitz API)", "Top (Frobnitz Manual)".
 	pageOfManual = regexp.MustCompile(`(?i)^(overview|top|index|contents|table of contents|main page|start|introduction|summary|package summary|all classes|all packages)\s*\((.+)\)$`)
@@ -137,6 +139,7 @@ func cleanName(s string) string {
 func stripNameNoise(s string) string {
 	for {
 		t := cleanName(versionNoise.ReplaceAllString(s, " "))
+		t = cleanName(releaseTag.ReplaceAllString(t, " "))
 		t = cleanName(emptyParens.ReplaceAllString(t, " "))
 		t = cleanName(shortVersion.ReplaceAllString(t, ""))
 		t = cleanName(genericTail.ReplaceAllString(t, ""))

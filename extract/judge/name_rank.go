@@ -144,8 +144,15 @@ func chooseBrandWith(sig *Signals, host string, sources []nameSource, j *jctx) s
 	allowed := func(name string) bool {
 		return name != "" && !fileOrURL.MatchString(name) && !(labelWritten && hostWithTLD(name, host))
 	}
+	// "example.io – tagline" on a page that writes "example": the host in
+	// the title stands for the bare name, whose candidate gets its evidence.
+	var hostParts []brandPart
 	for _, p := range parts {
 		name := brandCasing(p.text, sig.Title, sig.Text)
+		if labelWritten && hostWithTLD(name, host) {
+			hostParts = append(hostParts, p)
+			continue
+		}
 		for _, v := range nameVariants(name, sig.Title, sig.Text) {
 			if allowed(v) {
 				kv := get(v).kv
@@ -163,7 +170,11 @@ func chooseBrandWith(sig *Signals, host string, sources []nameSource, j *jctx) s
 	}
 	lab := brandCasing(titleCaseLabel(label), sig.Title, sig.Text)
 	if allowed(lab) {
-		if _, ok := byName[lab]; !ok {
+		_, had := byName[lab]
+		for _, p := range hostParts {
+			addPart(get(lab).kv, p)
+		}
+		if !had && len(hostParts) == 0 {
 			get(lab).kv["is_label"] = 1
 		}
 		for _, v := range nameVariants(lab, sig.Title, sig.Text) {

@@ -76,6 +76,9 @@ func TestStripNameNoise(t *testing.T) {
 		"Tarnwick Getting Started":            "Tarnwick",
 		"Brisling v3 Documentation":           "Brisling",
 		"Halvard Quill (version 2.18.4)":      "Halvard Quill",
+		"Marlowe 3.1.6 (dev) documentation":   "Marlowe",
+		"Ostrander (beta)":                    "Ostrander",
+		"Kilnworth (Main Street)":             "Kilnworth (Main Street)",
 		"Vexfold V8":                          "Vexfold V8",
 		"The Otter API":                       "The Otter API",
 	}

@@ -61,6 +61,12 @@ func TestBrandHardRules(t *testing.T) {
 			t.Errorf("brand = %q, want the name as the page writes it (quoll)", got)
 		}
 	}
+	// The host leading a title with a tagline stands for the bare name
+	// the page writes: it beats the tagline (the model scores it).
+	sig = &Signals{Title: "wombatctl.dev - The friendly cluster manager", Text: "wombatctl\nA friendly manager for your clusters\nInstall wombatctl with one line."}
+	if got := chooseBrandWith(sig, "wombatctl.dev", brandSources(sig, nil, nil), &jctx{m: DefaultModel()}); got != "wombatctl" {
+		t.Errorf("brand = %q, want wombatctl (the host in the title, written bare on the page)", got)
+	}
 	// A host name the page never writes bare stays possible.
 	sig = &Signals{Title: "Numbat.io — numbers for everyone", Text: "Numbat.io is a spreadsheet."}
 	got := chooseBrandWith(sig, "numbat.io", brandSources(sig, nil, nil), &jctx{m: HandModel()})
