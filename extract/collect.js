@@ -313,6 +313,13 @@
     const e = colors[k] || (colors[k] = { c, role, w: 0, n: 0, top: 1e9 });
     e.w += w; e.n += 1; if (top < e.top) e.top = top;
   };
+  const noColour = () => {};
+  const codeSel = 'pre,code,kbd,samp,tt,.hljs,.codehilite,.prettyprint,.sourceCode,.CodeMirror';
+  const inCode = (el) => {
+    if (closestDeep(el, codeSel)) return true;
+    const h = el.closest('.highlight,.highlighter-rouge');
+    return !!(h && h.querySelector('pre'));
+  };
   const fonts = {};
   const addFont = (family, role, weight, chars) => {
     const k = role + '|' + family;
@@ -385,6 +392,8 @@
     for (const ch of el.childNodes) if (ch.nodeType === 3) own += ch.nodeValue.trim().length;
     const overlay = !!ovRoot;
     const pre = overlay ? 'overlay-' : '';
+    // Code blocks paint a syntax theme's colours, not the brand's.
+    const addC = inCode(el) ? noColour : addColor;
     const heading = /^H[1-6]$/.test(tag) || !!closestDeep(el, 'h1,h2,h3,h4,h5,h6');
     const inHeader = !!closestDeep(el, 'header,nav,[role=banner],[role=navigation]');
     const inFooter = !!closestDeep(el, 'footer,[role=contentinfo]');
@@ -398,17 +407,17 @@
 
     // Backgrounds.
     const bg = cs.backgroundColor;
-    if (cta) addColor(bg, pre + 'cta-bg', prominence, top);
-    else if (isHeaderEl) addColor(bg, pre + 'header-bg', 1, top);
-    else if (isFooterEl) addColor(bg, pre + 'footer-bg', 1, top);
-    else if (rect.width * rect.height >= 150) addColor(bg, pre + 'bg', area, top);
+    if (cta) addC(bg, pre + 'cta-bg', prominence, top);
+    else if (isHeaderEl) addC(bg, pre + 'header-bg', 1, top);
+    else if (isFooterEl) addC(bg, pre + 'footer-bg', 1, top);
+    else if (rect.width * rect.height >= 150) addC(bg, pre + 'bg', area, top);
     // Gradient fills paint with their stops (a gradient header, hero or
     // button): each stop counts like the background, at half the weight.
     const bgi = cs.backgroundImage || '';
     if (bgi.includes('gradient') && rect.width * rect.height >= 150) {
       const stops = (bgi.match(/rgba?\([^)]*\)/g) || []).slice(0, 4);
       const role = cta ? 'cta-bg' : isHeaderEl ? 'header-bg' : isFooterEl ? 'footer-bg' : 'bg';
-      for (const c of stops) addColor(c, pre + role, role === 'bg' ? area / 2 : 0.5, top);
+      for (const c of stops) addC(c, pre + role, role === 'bg' ? area / 2 : 0.5, top);
     }
 
     // Text colour.
@@ -417,8 +426,8 @@
       if (cta) role = 'cta-text';
       else if (heading) role = 'heading-text';
       else if (link) role = inHeader ? 'nav-text' : (inFooter ? 'footer-text' : 'link-text');
-      addColor(cs.color, pre + role, role === 'text' ? own : 1, top);
-      if (!ovRoot) {
+      addC(cs.color, pre + role, role === 'text' ? own : 1, top);
+      if (!ovRoot && addC === addColor) {
         const b = paintedBg(el);
         textBg[b] = (textBg[b] || 0) + own;
       }
@@ -432,11 +441,11 @@
       const color = cs['border' + side + 'Color'];
       if (!(bw >= 1) || style === 'none' || style === 'hidden') continue;
       if (cta) {
-        if (color !== bg) addColor(color, pre + 'cta-border', 0.25 * prominence, top);
+        if (color !== bg) addC(color, pre + 'cta-border', 0.25 * prominence, top);
         continue;
       }
       const len = (side === 'Top' || side === 'Bottom') ? rect.width : rect.height;
-      addColor(color, pre + (inHeader ? 'nav-border' : 'border'), Math.min(1, (bw * len) / (vw * 4)), top);
+      addC(color, pre + (inHeader ? 'nav-border' : 'border'), Math.min(1, (bw * len) / (vw * 4)), top);
     }
 
     // Fonts and copy (never from overlays).

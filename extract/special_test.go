@@ -174,6 +174,7 @@ func addSpecialHosts(e *testEnv) {
 	})
 	addRasterHosts(e)
 	addEmbedHosts(e)
+	addCodeHost(e)
 	e.sites.handlers[hostHandoff] = handoffHandler()
 	e.sites.handlers[hostPlain] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

@@ -278,17 +278,19 @@ func (p *palette) observe(sig *Signals) {
 
 // frameworkDefaults are colours a page gets from a CSS framework or the
 // browser without choosing them: Bootstrap's primary and status colours
-// (and Bootstrap 2's link blue and Bootstrap 3's primary blues: older
-// built sites keep them; on 157 sites adding them moved held-out primary
-// from 127/131/129 to 129/133/130 on seeds 1/2/3), Tailwind's default blue/indigo/status shades, Material UI's and
-// WordPress's blues, default link blue and focus-ring blue. A page's own
-// custom property named primary/brand (varHint) lifts the discount: some
-// brands really are #0D6EFD.
+// (and Bootstrap 2's link blue and primary-button blues and Bootstrap 3's
+// primary blues: older built sites keep them; on 157 sites adding the
+// link and Bootstrap 3 blues moved held-out primary from 127/131/129 to
+// 129/133/130 on seeds 1/2/3), Tailwind's default blue/indigo/status
+// shades, Material UI's and WordPress's blues, default link blue and
+// focus-ring blue. A page's own custom property named after its brand
+// lifts the discount (some brands really are #0D6EFD); a primary-named one
+// does not, since the framework itself declares those (palette.observe).
 var frameworkDefaults = []string{
 	"#0D6EFD", "#007BFF", "#0B5ED7", "#0A58CA", "#6C757D", "#198754", "#28A745", "#DC3545", "#FFC107", "#0DCAF0", "#17A2B8",
 	"#3B82F6", "#2563EB", "#1D4ED8", "#6366F1", "#4F46E5", "#EF4444", "#22C55E", "#EAB308", "#F59E0B", "#10B981",
 	"#1976D2", "#1565C0", "#9C27B0", "#D32F2F", "#2E7D32", "#ED6C02",
-	"#0088CC", "#428BCA", "#337AB7", "#0073AA", "#2271B1", "#0000EE", "#551A8B", "#005FCC", "#1A73E8",
+	"#0088CC", "#006DCC", "#0044CC", "#428BCA", "#337AB7", "#0073AA", "#2271B1", "#0000EE", "#551A8B", "#005FCC", "#1A73E8",
 }
 
 const frameworkDiscount = 0.35
