@@ -313,12 +313,26 @@
     const e = colors[k] || (colors[k] = { c, role, w: 0, n: 0, top: 1e9 });
     e.w += w; e.n += 1; if (top < e.top) e.top = top;
   };
+  // Code paints a syntax theme's colours, not the brand's. A block (pre,
+  // a highlighter's box, a .highlight wrapper whose own child is a pre)
+  // gives no colour; inline code (code, kbd, samp, tt) keeps only a text
+  // colour it inherits (a cross-reference written as <a><code> is the
+  // page's link colour). A pre that is most of the page (text-art pages)
+  // is the page, not code.
   const noColour = () => {};
-  const codeSel = 'pre,code,kbd,samp,tt,.hljs,.codehilite,.prettyprint,.sourceCode,.CodeMirror';
-  const inCode = (el) => {
-    if (closestDeep(el, codeSel)) return true;
-    const h = el.closest('.highlight,.highlighter-rouge');
-    return !!(h && h.querySelector('pre'));
+  const blockSel = 'pre,.hljs,.codehilite,.prettyprint,.sourceCode,.CodeMirror';
+  const pageH = Math.max(doc.documentElement.scrollHeight, 1);
+  const isPagePre = (b) => {
+    if (b.tagName !== 'PRE') return false;
+    const r = b.getBoundingClientRect();
+    return r.height >= 0.6 * pageH && r.width >= 0.6 * vw;
+  };
+  const codeOf = (el) => {
+    const b = closestDeep(el, blockSel);
+    if (b && !isPagePre(b)) return 'block';
+    const h = closestDeep(el, '.highlight,.highlighter-rouge');
+    if (h && !/^(HTML|BODY|MAIN)$/.test(h.tagName) && h.querySelector(':scope > pre, :scope > .highlight > pre')) return 'block';
+    return closestDeep(el, 'code,kbd,samp,tt') ? 'inline' : '';
   };
   const fonts = {};
   const addFont = (family, role, weight, chars) => {
@@ -392,8 +406,10 @@
     for (const ch of el.childNodes) if (ch.nodeType === 3) own += ch.nodeValue.trim().length;
     const overlay = !!ovRoot;
     const pre = overlay ? 'overlay-' : '';
-    // Code blocks paint a syntax theme's colours, not the brand's.
-    const addC = inCode(el) ? noColour : addColor;
+    const code = codeOf(el);
+    const addC = code ? noColour : addColor;
+    const addT = code === 'block' || (code === 'inline' && el.parentElement &&
+      cs.color !== getComputedStyle(el.parentElement).color) ? noColour : addColor;
     const heading = /^H[1-6]$/.test(tag) || !!closestDeep(el, 'h1,h2,h3,h4,h5,h6');
     const inHeader = !!closestDeep(el, 'header,nav,[role=banner],[role=navigation]');
     const inFooter = !!closestDeep(el, 'footer,[role=contentinfo]');
@@ -426,8 +442,8 @@
       if (cta) role = 'cta-text';
       else if (heading) role = 'heading-text';
       else if (link) role = inHeader ? 'nav-text' : (inFooter ? 'footer-text' : 'link-text');
-      addC(cs.color, pre + role, role === 'text' ? own : 1, top);
-      if (!ovRoot && addC === addColor) {
+      addT(cs.color, pre + role, role === 'text' ? own : 1, top);
+      if (!ovRoot && !code) {
         const b = paintedBg(el);
         textBg[b] = (textBg[b] || 0) + own;
       }

@@ -44,7 +44,7 @@ const (
 
 var (
 	varPrimary   = regexp.MustCompile(`(?i)primary|brand|main|cta|action|theme`)
-	varBrand     = regexp.MustCompile(`(?i)brand`) // no framework declares a brand variable
+	varBrand     = regexp.MustCompile(`(?i)brand`) // frameworks name theirs primary/blue/…; a theme may compile Bootstrap 3's @brand-primary to --brand-primary, which then counts as the page's
 	varSecondary = regexp.MustCompile(`(?i)secondary`)
 	varAccent    = regexp.MustCompile(`(?i)accent|highlight|tertiary`)
 	varShade     = regexp.MustCompile(`(?i)dark|darker|light|lighter|hover|active|focus|pressed|muted|subtle|soft|tint|shade|contrast|fg|foreground|text|[-_](50|[1-9]00)$`)
@@ -283,7 +283,8 @@ func (p *palette) observe(sig *Signals) {
 // link and Bootstrap 3 blues moved held-out primary from 127/131/129 to
 // 129/133/130 on seeds 1/2/3), Tailwind's default blue/indigo/status
 // shades, Material UI's and WordPress's blues, default link blue and
-// focus-ring blue. A page's own custom property named after its brand
+// focus-ring blue (a colour within ΔE 2 of one counts as it). A page's
+// own custom property named after its brand
 // lifts the discount (some brands really are #0D6EFD); a primary-named one
 // does not, since the framework itself declares those (palette.observe).
 var frameworkDefaults = []string{

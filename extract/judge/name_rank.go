@@ -172,7 +172,9 @@ func chooseBrandWith(sig *Signals, host string, sources []nameSource, j *jctx) s
 	if allowed(lab) {
 		_, had := byName[lab]
 		for _, p := range hostParts {
-			addPart(get(lab).kv, p)
+			kv := get(lab).kv
+			addPart(kv, p)
+			kv["sim"] = math.Max(kv["sim"], nameSimilarity(lab, label))
 		}
 		if !had && len(hostParts) == 0 {
 			get(lab).kv["is_label"] = 1

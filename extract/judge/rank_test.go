@@ -63,9 +63,9 @@ func TestBrandHardRules(t *testing.T) {
 	}
 	// The host leading a title with a tagline stands for the bare name
 	// the page writes: it beats the tagline (the model scores it).
-	sig = &Signals{Title: "wombatctl.dev - The friendly cluster manager", Text: "wombatctl\nA friendly manager for your clusters\nInstall wombatctl with one line."}
-	if got := chooseBrandWith(sig, "wombatctl.dev", brandSources(sig, nil, nil), &jctx{m: DefaultModel()}); got != "wombatctl" {
-		t.Errorf("brand = %q, want wombatctl (the host in the title, written bare on the page)", got)
+	sig = &Signals{Title: "Fernhollow.io | Fernhollow Bakery supplies", Text: "Fernhollow makes bread."}
+	if got := chooseBrandWith(sig, "fernhollow.io", brandSources(sig, nil, nil), &jctx{m: DefaultModel()}); got != "Fernhollow" {
+		t.Errorf("brand = %q, want Fernhollow (the host leading the title, written bare on the page)", got)
 	}
 	// A host name the page never writes bare stays possible.
 	sig = &Signals{Title: "Numbat.io — numbers for everyone", Text: "Numbat.io is a spreadsheet."}
