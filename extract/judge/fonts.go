@@ -121,6 +121,11 @@ func isSystemStack(fams []string) bool {
 // preformatted text, not the voice of the prose.
 var monoFamily = regexp.MustCompile(`(?i)mono|code|courier|consolas|menlo|monaco|terminal|fixedsys|inconsolata|hack$|iosevka|^monospace$`)
 
+// iconFamily matches icon fonts (Font Awesome, Material Icons, Glyphicons,
+// Ionicons, icomoon and fontello exports …): their "text" is glyphs, never
+// the page's type, whatever number of characters a page sets in them.
+var iconFamily = regexp.MustCompile(`(?i)awesome|icons?\b|icon-?font|glyphicons|dashicons|fontello|icomoon|octicons|entypo|themify|linearicons|material symbols|^fa[srlbd]?$`)
+
 // isMonoStack reports whether a font-family stack is a monospace one.
 func isMonoStack(stack string) bool {
 	for _, f := range splitFamilies(stack) {
@@ -163,6 +168,9 @@ func chooseFontsWith(sig *Signals, j *jctx) []app.Font {
 	}
 	total := 0
 	for _, o := range sig.Fonts {
+		if iconFamily.MatchString(cleanFamily(o.Family)) {
+			continue
+		}
 		u := get(o.Family)
 		if u == nil {
 			continue

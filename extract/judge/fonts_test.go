@@ -82,3 +82,28 @@ func TestUnhashFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestIconFontsNeverType: a page that sets more characters in an icon font
+// (list bullets, social glyphs) than in its prose still has the prose's
+// family as its body font, by the hand rules and by the fitted ranker.
+func TestIconFontsNeverType(t *testing.T) {
+	for _, icon := range []string{"FontAwesome", `"Font Awesome 5 Free"`, `"Material Icons"`, `"Glyphicons Halflings"`, "icomoon", "Ionicons"} {
+		sig := &Signals{
+			Fonts: []FontObs{
+				{Family: icon, Role: "text", Chars: 1200, Weights: map[string]int{"400": 1200}},
+				{Family: `Georgia, "Times New Roman", serif`, Role: "text", Chars: 800, Weights: map[string]int{"400": 800}},
+			},
+		}
+		for name, j := range map[string]*jctx{"hand rules": nil, "fitted": {m: DefaultModel()}} {
+			got := chooseFontsWith(sig, j)
+			if len(got) == 0 || got[0].Family != "Georgia" {
+				t.Errorf("%s, %s: fonts %+v, want Georgia first", icon, name, got)
+			}
+			for _, f := range got {
+				if f.Family == cleanFamily(icon) {
+					t.Errorf("%s, %s: the icon font is in the pack: %+v", icon, name, got)
+				}
+			}
+		}
+	}
+}

@@ -53,9 +53,12 @@ func TestTrainReproducesModel(t *testing.T) {
 
 // The held-out figures over the independent set (docs/accuracy.md),
 // pinned a little below what the committed data and settings give:
-// label 589/1100 = 53.5 %, accepted 689/1100 = 62.6 %, top-2 781/1100 = 71.0 %.
+// label 559/1100 = 50.8 %, accepted 672/1100 = 61.1 %, top-2 754/1100 = 68.5 %
+// (with 267 labelled sites' copy in every fold's training data; 53.5 /
+// 62.6 / 71.0 % with 87: the sites' labellers read archetypes a little
+// differently from the voice set's, docs/accuracy.md).
 const (
-	minCVLabel    = 0.51
+	minCVLabel    = 0.50
 	minCVAccepted = 0.60
 	minCVTop2     = 0.68
 )
