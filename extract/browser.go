@@ -33,6 +33,7 @@ type browser struct {
 	dataDir string
 	dead    chan struct{} // closed when the CDP connection ends
 	closing sync.Once
+	guards  sync.WaitGroup // guardPage calls in flight: close waits for them
 	log     *slog.Logger
 }
 
@@ -285,7 +286,11 @@ func connect(ctx context.Context, wsURL string, log *slog.Logger, pageGuard bool
 		for msg := range events {
 			var at proto.TargetAttachedToTarget
 			if msg.Load(&at) && at.WaitingForDebugger {
-				go b.guardPage(at)
+				b.guards.Add(1)
+				go func() {
+					defer b.guards.Done()
+					b.guardPage(at)
+				}()
 			}
 		}
 		close(b.dead)
@@ -379,6 +384,15 @@ func (b *browser) close() {
 			cancel()
 		}
 		_ = b.ws.Close()
+		// The closed connection ends the event loop (no guard starts
+		// after it) and fails the guards' calls at once: wait for them,
+		// so none logs after close returns.
+		select {
+		case <-b.dead:
+			b.guards.Wait()
+		case <-time.After(5 * time.Second):
+			b.log.Warn("browser event stream did not end after close")
+		}
 		if b.proc != nil {
 			if !b.proc.stop() {
 				b.log.Warn("chromium did not exit in time", "pid", b.pid)
