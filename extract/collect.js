@@ -578,6 +578,20 @@
     const t = svg.querySelector('title');
     c.title = clip(t ? t.textContent : '', 200);
     c.alt = clip(attr(svg, 'aria-label'), 200);
+    // An <svg> that only frames one <image href="logo.svg"> (no shapes of
+    // its own) shows that file: it is a candidate like an <img> of it, so
+    // the pack carries the file rather than a wrapper around a link.
+    const images = svg.querySelectorAll('image');
+    if (images.length === 1 && !Array.from(svg.querySelectorAll('path,circle,rect,ellipse,polygon,polyline,line,text,use,foreignObject'))
+      .some((s) => !s.closest('defs,clipPath,mask,pattern,symbol,marker'))) {
+      const href = attr(images[0], 'href') || attr(images[0], 'xlink:href');
+      if (href) {
+        c.kind = 'img';
+        c.src = abs(href);
+        if (c.src) out.logos.push(c);
+        return;
+      }
+    }
     // Only marks that could be the logo are serialised (bounded in total).
     const plausible = c.inHeader || c.inHomeLink || b.y < vh || /logo|brand/i.test(c.ident + ' ' + c.title + ' ' + c.alt + ' ' + c.linkLabel);
     if (!plausible || c.inOverlay || markupBudget <= 0) return;

@@ -148,6 +148,13 @@ func Train(sites []LabelledSite, o judge.FitOptions) *judge.Model {
 				ws[name] = math.Round(w[i]*1e6) / 1e6
 			}
 			m.Weights[dec] = ws
+			if to, ok := o.Trees[dec]; ok {
+				base := func(x []float64) float64 { return m.Linear(dec, x) }
+				if m.Trees == nil {
+					m.Trees, info.Trees = map[string]*judge.Forest{}, map[string]judge.TreeOptions{}
+				}
+				m.Trees[dec], info.Trees[dec] = judge.FitTrees(names, byDec[dec], base, to), to
+			}
 		}
 	}
 	fit(judge.DecLogo, judge.DecFont)
@@ -283,11 +290,7 @@ func Explain(w io.Writer, s LabelledSite, m *judge.Model, dec string) {
 			return
 		}
 		for _, c := range cands {
-			sc := 0.0
-			for i, f := range judge.FeatureNames[dec] {
-				sc += m.Weights[dec][f] * c.X[i]
-			}
-			rows = append(rows, row{c: c, score: sc, pos: labelOf(s, dec, c)})
+			rows = append(rows, row{c: c, score: m.Score(dec, c.X), pos: labelOf(s, dec, c)})
 		}
 	}
 	_, _ = judge.JudgeWith(s.Sig, m, rec)

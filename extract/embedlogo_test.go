@@ -20,7 +20,31 @@ const hostEmbed = "quarry-finch.org"
 // the wordmark as a background image.
 const hostLinkBG = "tern-signal.org"
 
+// hostSVGImage's header logo is an inline <svg> that only frames an
+// <image href="…svg">: the file, not the frame, is the candidate.
+const hostSVGImage = "plover-kiln.org"
+
 func addEmbedHosts(e *testEnv) {
+	kiln := `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60"><rect x="4" y="4" width="52" height="52" rx="8" fill="#2E7D5B"/><text x="66" y="38" font-size="20" fill="#222">Plover Kiln</text></svg>`
+	e.sites.handlers[hostSVGImage] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><html><head><title>Plover Kiln — Stoneware</title>
+<style>body{margin:0;background:#fff;color:#222;font-family:Georgia,serif} header{padding:12px}</style></head>
+<body><header><a href="/" class="brand"><svg class="svg site-logo" viewBox="0 0 200 60" width="200" height="60"><image width="200" height="60" xlink:href="/img/kiln-mark.svg"/></svg></a></header>
+<main><h1>Stoneware fired in a wood kiln</h1><p>Mugs, bowls and jugs, glazed by hand and fired for three days.</p></main>
+<footer><a href="https://example.net/kiln"><svg viewBox="0 0 16 16" width="16" height="16"><image width="16" height="16" href="/img/social.svg"/></svg></a></footer></body></html>`)
+		case "/img/kiln-mark.svg":
+			w.Header().Set("Content-Type", "image/svg+xml")
+			fmt.Fprint(w, kiln)
+		case "/img/social.svg":
+			w.Header().Set("Content-Type", "image/svg+xml")
+			fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="7" fill="#888"/></svg>`)
+		default:
+			http.NotFound(w, r)
+		}
+	})
 	mascot := encodePNG(flatMark(128, 128, color.NRGBA{0xC2, 0x4E, 0x1B, 0xFF}, color.NRGBA{0x22, 0x22, 0x22, 0xFF}))
 	mark := `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="60" viewBox="0 0 180 60"><circle cx="30" cy="30" r="26" fill="#C24E1B"/><text x="64" y="38" font-size="20" fill="#222">Quarry Finch</text></svg>`
 	e.sites.handlers[hostEmbed] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -118,5 +142,23 @@ func TestLogoBoxLinkBackground(t *testing.T) {
 	_, cand := extractLogoFirst(t, hostLinkBG, "/wordmark.png")
 	if bg := cand("/wordmark.png"); bg == nil || bg.Kind != "bg" || bg.W != 200 || bg.H != 60 || !strings.Contains(bg.Ident, "logo") {
 		t.Errorf("wordmark candidate %+v", bg)
+	}
+}
+
+// TestSVGFramedImageLogo: an <svg> holding only an <image> is a candidate
+// for the file it shows (xlink:href or href), drawn where the frame is, and
+// that file is the pack's logo; no inline candidate stands for the frame.
+func TestSVGFramedImageLogo(t *testing.T) {
+	sig, cand := extractLogoFirst(t, hostSVGImage, "/img/kiln-mark.svg")
+	if c := cand("/img/kiln-mark.svg"); c == nil || c.Kind != "img" || c.W != 200 || c.H != 60 || !c.InHomeLink || !strings.Contains(c.Ident, "logo") {
+		t.Errorf("framed logo candidate %+v", c)
+	}
+	if c := cand("/img/social.svg"); c == nil || c.Kind != "img" || !c.InFooter {
+		t.Errorf("framed footer icon candidate %+v", c)
+	}
+	for _, c := range sig.Logos {
+		if c.Kind == "svg" {
+			t.Errorf("an inline candidate for a frame: %+v", c)
+		}
 	}
 }

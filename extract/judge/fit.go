@@ -20,10 +20,16 @@ type FitOptions struct {
 	// rules' own choice) out of the penalty, so the penalty shrinks the
 	// fit towards the hand rules rather than towards no preference.
 	Free bool
+	// Trees: decisions whose linear fit is followed by boosted trees.
+	Trees map[string]TreeOptions
 }
 
-// DefaultFit is what `make train` uses.
-var DefaultFit = FitOptions{L2: 0.1, Iters: 3000, Step: 0.5}
+// DefaultFit is what `make train` uses. The logo ranker's trees: 50 of
+// depth 2, shrinkage 0.1, at least 20 candidates a leaf, λ 1 — the first
+// setting tried; four others (30/100 rounds, depth 3, 10/40 a leaf) were
+// within two sites of it on every seed (docs/accuracy.md).
+var DefaultFit = FitOptions{L2: 0.1, Iters: 3000, Step: 0.5,
+	Trees: map[string]TreeOptions{DecLogo: {Rounds: 50, Depth: 2, Rate: 0.1, MinLeaf: 20, Lambda: 1}}}
 
 // Fit fits a conditional logistic (softmax) ranking model: for each group
 // the probability of candidate i is exp(w·xᵢ) / Σⱼ exp(w·xⱼ), and the fit

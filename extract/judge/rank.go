@@ -40,6 +40,8 @@ type Model struct {
 	Version int `json:"version"`
 	// Weights: decision → feature → weight (raw feature scale).
 	Weights map[string]map[string]float64 `json:"weights"`
+	// Trees: decision → boosted trees added to the linear score (trees.go).
+	Trees map[string]*Forest `json:"trees,omitempty"`
 	// Fit records how the weights were fitted (documentation only).
 	Fit *FitInfo `json:"fit,omitempty"`
 }
@@ -50,6 +52,8 @@ type FitInfo struct {
 	Iters  int            `json:"iterations"`
 	Sites  int            `json:"sites"`
 	Groups map[string]int `json:"groups"` // labelled candidate sets per decision
+	// Trees: decision → the boosted fit's settings (only decisions with trees).
+	Trees map[string]TreeOptions `json:"trees,omitempty"`
 }
 
 //go:embed model.json
@@ -88,8 +92,13 @@ type Cand struct {
 	Kind  string    // logos: body, svg, icon, fallback, none
 }
 
-// score is w·x for one decision.
-func (m *Model) score(dec string, x []float64) float64 {
+// Score is w·x for one decision, plus the decision's trees if it has any.
+func (m *Model) Score(dec string, x []float64) float64 {
+	return m.Linear(dec, x) + m.Trees[dec].eval(dec, x)
+}
+
+// Linear is w·x alone.
+func (m *Model) Linear(dec string, x []float64) float64 {
 	w := m.Weights[dec]
 	s := 0.0
 	for i, name := range FeatureNames[dec] {
@@ -104,7 +113,7 @@ func (m *Model) order(dec string, cands []Cand) []int {
 	sc := make([]float64, len(cands))
 	for i := range cands {
 		idx[i] = i
-		sc[i] = m.score(dec, cands[i].X)
+		sc[i] = m.Score(dec, cands[i].X)
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] > sc[idx[b]] })
 	return idx

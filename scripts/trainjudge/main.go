@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/brandpack/brandpack/extract"
@@ -27,6 +28,11 @@ func main() {
 	out := flag.String("out", filepath.Join("extract", "judge", "model.json"), "where to write the model")
 	explain := flag.String("explain", "", "print HOST's candidates for -dec (features, label, score under the committed model) and exit")
 	dec := flag.String("dec", "primary", "with -explain: primary, logo, brand or font")
+	quick := flag.Bool("quickcv", false, "print each ranker's held-out top-1 accuracy (fast approximation of eval --cv, seeds 1-3) and exit")
+	l2 := flag.Float64("l2", judge.DefaultFit.L2, "with -quickcv: the L2 penalty")
+	trees := flag.String("trees", "", "with -quickcv: DEC:ROUNDS:DEPTH:MINLEAF,… boosted trees instead of the default fit's (DEC:0 for none)")
+	only := flag.String("only", "", "with -quickcv: decisions to measure (comma-separated; all when empty)")
+	drop := flag.String("drop", "", "with -quickcv: comma-separated features to leave out")
 	flag.Parse()
 	dirs := flag.Args()
 	if len(dirs) == 0 {
@@ -51,6 +57,17 @@ func main() {
 			}
 		}
 		fail(fmt.Errorf("%s: no labelled site with recorded Signals", *explain))
+	}
+	if *quick {
+		o := judge.DefaultFit
+		o.L2 = *l2
+		if *trees != "" {
+			if o.Trees, err = parseTrees(*trees); err != nil {
+				fail(err)
+			}
+		}
+		quickCV(os.Stdout, labelled, 5, []int64{1, 2, 3}, o, strings.Split(*drop, ","), *only)
+		return
 	}
 	m := extract.Train(labelled, judge.DefaultFit)
 	b, err := json.MarshalIndent(m, "", " ")
@@ -98,4 +115,26 @@ func SiteFolders(dirs []string) (map[string]string, error) {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "trainjudge:", err)
 	os.Exit(1)
+}
+
+// parseTrees reads -trees: DEC:ROUNDS[:DEPTH[:MINLEAF]] items (shrinkage 0.1, λ 1).
+func parseTrees(s string) (map[string]judge.TreeOptions, error) {
+	out := map[string]judge.TreeOptions{}
+	for _, item := range strings.Split(s, ",") {
+		p := strings.Split(item, ":")
+		o := judge.TreeOptions{Depth: 2, Rate: 0.1, MinLeaf: 20, Lambda: 1}
+		for i, dst := range []*int{&o.Rounds, &o.Depth, &o.MinLeaf} {
+			if i+1 < len(p) {
+				n, err := strconv.Atoi(p[i+1])
+				if err != nil {
+					return nil, fmt.Errorf("-trees %q: %w", item, err)
+				}
+				*dst = n
+			}
+		}
+		if o.Rounds > 0 {
+			out[p[0]] = o
+		}
+	}
+	return out, nil
 }
