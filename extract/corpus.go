@@ -126,6 +126,9 @@ func Train(sites []LabelledSite, o judge.FitOptions) *judge.Model {
 		byDec := map[string][]judge.Group{}
 		for _, s := range sites {
 			for dec, g := range Groups(s, m) {
+				if !s.Real {
+					g.W = o.MadeUp
+				}
 				byDec[dec] = append(byDec[dec], g)
 			}
 		}
@@ -151,7 +154,10 @@ func Train(sites []LabelledSite, o judge.FitOptions) *judge.Model {
 			if to, ok := o.Trees[dec]; ok {
 				base := func(x []float64) float64 { return m.Linear(dec, x) }
 				if m.Trees == nil {
-					m.Trees, info.Trees = map[string]*judge.Forest{}, map[string]judge.TreeOptions{}
+					m.Trees = map[string]*judge.Forest{}
+				}
+				if info.Trees == nil {
+					info.Trees = map[string]judge.TreeOptions{}
 				}
 				m.Trees[dec], info.Trees[dec] = judge.FitTrees(names, byDec[dec], base, to), to
 			}
@@ -213,11 +219,9 @@ func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions, 
 	for _, t := range []*FieldTally{&rep.Heldout, &rep.Training, &rep.Hand, &rep.Embedded} {
 		t.Passed = map[string]int{}
 	}
-	perm := rand.New(rand.NewSource(seed)).Perm(len(real))
-	fold := make([]int, len(real))
-	for pos, i := range perm {
-		fold[i] = pos % k
-		rep.Fold[real[i].Host] = pos % k
+	fold := Folds(len(real), k, seed)
+	for i, s := range real {
+		rep.Fold[s.Host] = fold[i]
 	}
 	// The voice fits (k held out, then the one on everything) run beside
 	// the rankers' fits.
@@ -256,6 +260,16 @@ func CrossValidate(sites []LabelledSite, k int, seed int64, o judge.FitOptions, 
 		rep.Embedded.add(s, judgeWith(s, judge.DefaultModel(), judge.DefaultVoiceModel()))
 	}
 	return rep
+}
+
+// Folds deals n sites, shuffled with seed, into k folds: fold[i] is site
+// i's fold.
+func Folds(n, k int, seed int64) []int {
+	fold := make([]int, n)
+	for pos, i := range rand.New(rand.NewSource(seed)).Perm(n) {
+		fold[i] = pos % k
+	}
+	return fold
 }
 
 type judgedPack struct{ pack app.Pack }

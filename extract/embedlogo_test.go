@@ -33,7 +33,10 @@ func addEmbedHosts(e *testEnv) {
 			fmt.Fprint(w, `<!doctype html><html><head><title>Plover Kiln — Stoneware</title>
 <style>body{margin:0;background:#fff;color:#222;font-family:Georgia,serif} header{padding:12px}</style></head>
 <body><header><a href="/" class="brand"><svg class="svg site-logo" viewBox="0 0 200 60" width="200" height="60"><image width="200" height="60" xlink:href="/img/kiln-mark.svg"/></svg></a></header>
-<main><h1>Stoneware fired in a wood kiln</h1><p>Mugs, bowls and jugs, glazed by hand and fired for three days.</p></main>
+<main><h1>Stoneware fired in a wood kiln</h1><p>Mugs, bowls and jugs, glazed by hand and fired for three days.</p>
+<svg id="badge" viewBox="0 0 40 40" width="40" height="40"><image width="40" height="40" href="/img/badge.svg"/><path d="M0 36h40v4H0z" fill="#2E7D5B"/></svg>
+<svg id="pattern" viewBox="0 0 40 40" width="40" height="40"><defs><pattern id="p" width="8" height="8" patternUnits="userSpaceOnUse"><image width="8" height="8" href="/img/tile.svg"/></pattern></defs></svg>
+<svg id="sprite" viewBox="0 0 16 16" width="32" height="32"><image x="-16" width="64" height="16" href="/img/sprite.svg"/></svg></main>
 <footer><a href="https://example.net/kiln"><svg viewBox="0 0 16 16" width="16" height="16"><image width="16" height="16" href="/img/social.svg"/></svg></a></footer></body></html>`)
 		case "/img/kiln-mark.svg":
 			w.Header().Set("Content-Type", "image/svg+xml")
@@ -156,9 +159,24 @@ func TestSVGFramedImageLogo(t *testing.T) {
 	if c := cand("/img/social.svg"); c == nil || c.Kind != "img" || !c.InFooter {
 		t.Errorf("framed footer icon candidate %+v", c)
 	}
-	for _, c := range sig.Logos {
-		if c.Kind == "svg" {
-			t.Errorf("an inline candidate for a frame: %+v", c)
+	// Not frames: an image with a shape drawn over it, an image only in a
+	// pattern's definition, a crop of a sprite sheet. None is a file
+	// candidate; the first and last stay inline candidates.
+	for _, f := range []string{"/img/badge.svg", "/img/tile.svg", "/img/sprite.svg"} {
+		if c := cand(f); c != nil {
+			t.Errorf("a file candidate for %s: %+v", f, c)
 		}
+	}
+	inline := 0
+	for _, c := range sig.Logos {
+		if c.Kind == "svg" && (strings.Contains(c.Markup, "/img/badge.svg") || strings.Contains(c.Markup, "/img/sprite.svg")) {
+			inline++
+		}
+		if c.Kind == "svg" && strings.Contains(c.Markup, "kiln-mark.svg") {
+			t.Errorf("an inline candidate for the frame: %+v", c)
+		}
+	}
+	if inline != 2 {
+		t.Errorf("%d inline candidates for the badge and the sprite crop, want 2", inline)
 	}
 }

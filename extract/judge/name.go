@@ -23,7 +23,10 @@ var (
 	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
 	// (Documentation, Docs, Manual, Home Page …) at either end.
 	versionNoise = regexp.MustCompile(`(?i)\b\d+\s*\(\s*\d[\d.]*\s*\)|(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
-	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
+	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|quick ?start|tutorial|user'?s? guide|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
+	// An edition's year at the end: "Frobconf 2016" is the 2016 edition of
+	// Frobconf (an event's labels accept both; the brand is the series).
+	editionYear = regexp.MustCompile(`\s+(19[89]\d|20[0-4]\d)$`)
 	// A major version written "v3" at the end ("Frobnitz v3 Documentation").
 	shortVersion = regexp.MustCompile(`(\s+|^)v\d+$`)
 	emptyParens  = regexp.MustCompile(`\(\s*\)`)
@@ -142,6 +145,7 @@ func stripNameNoise(s string) string {
 		t = cleanName(releaseTag.ReplaceAllString(t, " "))
 		t = cleanName(emptyParens.ReplaceAllString(t, " "))
 		t = cleanName(shortVersion.ReplaceAllString(t, ""))
+		t = cleanName(editionYear.ReplaceAllString(t, ""))
 		t = cleanName(genericTail.ReplaceAllString(t, ""))
 		t = cleanName(genericHead.ReplaceAllString(t, ""))
 		if bareNumber.MatchString(t) {

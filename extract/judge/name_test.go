@@ -81,6 +81,11 @@ func TestStripNameNoise(t *testing.T) {
 		"Kilnworth (Main Street)":             "Kilnworth (Main Street)",
 		"Vexfold V8":                          "Vexfold V8",
 		"The Otter API":                       "The Otter API",
+		"Wrenfield Unconference 2016":         "Wrenfield Unconference",
+		"Wrenfield 2016 Documentation":        "Wrenfield",
+		"Route 66":                            "Route 66",
+		"Tallowmere Quickstart":               "Tallowmere",
+		"Tarnwick User Guide":                 "Tarnwick",
 	}
 	for in, want := range cases {
 		if got := stripNameNoise(in); got != want {

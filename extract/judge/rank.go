@@ -3,6 +3,7 @@ package judge
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 )
@@ -63,11 +64,29 @@ var modelJSON []byte
 // back to the hand rules alone (HandModel).
 var defaultModel = func() *Model {
 	var m Model
-	if err := json.Unmarshal(modelJSON, &m); err != nil || m.Weights == nil {
+	if err := json.Unmarshal(modelJSON, &m); err != nil || m.Weights == nil || m.resolve() != nil {
 		return HandModel()
 	}
 	return &m
 }()
+
+// resolve binds every forest to its decision's features; an unknown
+// decision or a malformed tree is an error.
+func (m *Model) resolve() error {
+	for dec, f := range m.Trees {
+		names, ok := FeatureNames[dec]
+		if !ok {
+			return fmt.Errorf("judge: trees for unknown decision %q", dec)
+		}
+		if f == nil {
+			return fmt.Errorf("judge: null forest for %q", dec)
+		}
+		if err := f.Resolve(names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // DefaultModel is the embedded, committed model.
 func DefaultModel() *Model { return defaultModel }
@@ -94,7 +113,7 @@ type Cand struct {
 
 // Score is w·x for one decision, plus the decision's trees if it has any.
 func (m *Model) Score(dec string, x []float64) float64 {
-	return m.Linear(dec, x) + m.Trees[dec].eval(dec, x)
+	return m.Linear(dec, x) + m.Trees[dec].Eval(x)
 }
 
 // Linear is w·x alone.

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"sort"
 )
@@ -14,14 +16,15 @@ import (
 // about four sites in 266 on every seed, while the primary-colour ranker
 // got no better (docs/accuracy.md).
 
-// Tree is one regression tree: an inner node sends x to Left when
-// x[Feat] ≤ Thr, else to Right; a leaf (Left == nil) gives Val.
+// Tree is one regression tree: an inner node sends x to Right when
+// x[Feat] > Thr, else to Left; a leaf (Left == nil) gives Val.
 type Tree struct {
 	Feat  string  `json:"f,omitempty"`
 	Thr   float64 `json:"t,omitempty"`
 	Left  *Tree   `json:"l,omitempty"`
 	Right *Tree   `json:"r,omitempty"`
 	Val   float64 `json:"v,omitempty"`
+	idx   int     // Feat's position in the decision's feature vector (resolve)
 }
 
 // Forest is a decision's trees; each tree's output is scaled by Rate.
@@ -39,22 +42,12 @@ type TreeOptions struct {
 	Lambda  float64 `json:"lambda"`   // L2 penalty on leaf values (Newton step −G/(H+λ))
 }
 
-// featureIndex maps each decision's feature names to vector positions.
-var featureIndex = func() map[string]map[string]int {
-	out := map[string]map[string]int{}
-	for dec, names := range FeatureNames {
-		out[dec] = map[string]int{}
-		for i, n := range names {
-			out[dec][n] = i
-		}
-	}
-	return out
-}()
+// goesRight is the one split test, for fitting and for scoring alike.
+func goesRight(v, thr float64) bool { return v > thr }
 
-func (t *Tree) eval(idx map[string]int, x []float64) float64 {
+func (t *Tree) eval(x []float64) float64 {
 	for t.Left != nil {
-		i, ok := idx[t.Feat]
-		if ok && x[i] > t.Thr {
+		if goesRight(x[t.idx], t.Thr) {
 			t = t.Right
 		} else {
 			t = t.Left
@@ -63,15 +56,52 @@ func (t *Tree) eval(idx map[string]int, x []float64) float64 {
 	return t.Val
 }
 
-func (f *Forest) eval(dec string, x []float64) float64 {
+// Eval is the forest's contribution to a candidate's score.
+func (f *Forest) Eval(x []float64) float64 {
 	if f == nil {
 		return 0
 	}
 	s := 0.0
 	for _, t := range f.Trees {
-		s += t.eval(featureIndex[dec], x)
+		s += t.eval(x)
 	}
 	return f.Rate * s
+}
+
+// Resolve checks a forest read from JSON against its decision's feature
+// names (every split names a known feature, every inner node has both
+// children) and binds each split to its feature's position.
+func (f *Forest) Resolve(names []string) error {
+	pos := map[string]int{}
+	for i, n := range names {
+		pos[n] = i
+	}
+	var walk func(t *Tree) error
+	walk = func(t *Tree) error {
+		switch {
+		case t == nil:
+			return errors.New("judge: a null tree or branch")
+		case t.Left == nil && t.Right == nil:
+			return nil
+		case t.Left == nil || t.Right == nil:
+			return fmt.Errorf("judge: split on %q has one branch", t.Feat)
+		}
+		i, ok := pos[t.Feat]
+		if !ok {
+			return fmt.Errorf("judge: split on unknown feature %q", t.Feat)
+		}
+		t.idx = i
+		if err := walk(t.Left); err != nil {
+			return err
+		}
+		return walk(t.Right)
+	}
+	for _, t := range f.Trees {
+		if err := walk(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FitTrees boosts trees for one decision on top of base (the linear
@@ -79,12 +109,15 @@ func (f *Forest) eval(dec string, x []float64) float64 {
 // loss (−log of the right candidates' total probability) by Newton
 // leaves, then adds it with shrinkage Rate. Split search goes through
 // features in order and candidates sorted stably by value, so the same
-// groups always give the same trees.
+// groups always give the same trees. The curvature used is p(1−p), an
+// upper bound of the exact diagonal for a group with several right
+// answers: smaller, safer leaf steps.
 func FitTrees(names []string, groups []Group, base func([]float64) float64, o TreeOptions) *Forest {
 	type row struct {
 		x   []float64
 		g   int
 		pos bool
+		w   float64
 	}
 	var rows []row
 	for gi, g := range groups {
@@ -92,7 +125,7 @@ func FitTrees(names []string, groups []Group, base func([]float64) float64, o Tr
 			continue
 		}
 		for i, x := range g.X {
-			rows = append(rows, row{x, gi, g.Pos[i]})
+			rows = append(rows, row{x, gi, g.Pos[i], g.weight()})
 		}
 	}
 	f := &Forest{Rate: o.Rate}
@@ -105,6 +138,10 @@ func FitTrees(names []string, groups []Group, base func([]float64) float64, o Tr
 		sc[i], X[i] = base(r.x), r.x
 	}
 	grad, hess := make([]float64, len(rows)), make([]float64, len(rows))
+	all := make([]int, len(rows))
+	for i := range all {
+		all[i] = i
+	}
 	for range o.Rounds {
 		for start := 0; start < len(rows); {
 			end := start
@@ -115,36 +152,28 @@ func FitTrees(names []string, groups []Group, base func([]float64) float64, o Tr
 			for i := start; i < end; i++ {
 				top = math.Max(top, sc[i])
 			}
-			all, pos := 0.0, 0.0
+			sum, pos := 0.0, 0.0
 			for i := start; i < end; i++ {
 				e := math.Exp(sc[i] - top)
-				all += e
+				sum += e
 				if rows[i].pos {
 					pos += e
 				}
 			}
 			for i := start; i < end; i++ {
 				e := math.Exp(sc[i] - top)
-				p, t := e/all, 0.0
+				p, t := e/sum, 0.0
 				if rows[i].pos {
 					t = e / pos
 				}
-				grad[i], hess[i] = p-t, math.Max(p*(1-p), 1e-6)
+				grad[i], hess[i] = rows[i].w*(p-t), rows[i].w*math.Max(p*(1-p), 1e-6)
 			}
 			start = end
 		}
-		idx := make([]int, len(rows))
-		for i := range idx {
-			idx[i] = i
-		}
-		t := growTree(names, X, grad, hess, idx, o.Depth, o)
+		t := growTree(names, X, grad, hess, all, o.Depth, o)
 		f.Trees = append(f.Trees, t)
-		ix := map[string]int{}
-		for i, n := range names {
-			ix[n] = i
-		}
 		for i := range rows {
-			sc[i] += o.Rate * t.eval(ix, X[i])
+			sc[i] += o.Rate * t.eval(X[i])
 		}
 	}
 	return f
@@ -168,7 +197,7 @@ func growTree(names []string, X [][]float64, g, h []float64, idx []int, depth in
 		H += h[i]
 	}
 	leaf := &Tree{Val: round6(-G / (H + o.Lambda))}
-	if depth == 0 || len(idx) < 2*o.MinLeaf {
+	if depth <= 0 || len(idx) < 2*o.MinLeaf {
 		return leaf
 	}
 	parent := G * G / (H + o.Lambda)
@@ -186,7 +215,9 @@ func growTree(names []string, X [][]float64, g, h []float64, idx []int, depth in
 			}
 			gr, hr := G-gl, H-hl
 			if gain := gl*gl/(hl+o.Lambda) + gr*gr/(hr+o.Lambda) - parent; gain > bestGain {
-				bestGain, bestF, bestThr = gain, f, round6((X[ord[k]][f]+X[ord[k+1]][f])/2)
+				// The threshold is the left side's largest value, exactly:
+				// a rounded midpoint could fall outside the gap.
+				bestGain, bestF, bestThr = gain, f, X[ord[k]][f]
 			}
 		}
 	}
@@ -195,16 +226,16 @@ func growTree(names []string, X [][]float64, g, h []float64, idx []int, depth in
 	}
 	var li, ri []int
 	for _, i := range idx {
-		if X[i][bestF] <= bestThr {
-			li = append(li, i)
-		} else {
+		if goesRight(X[i][bestF], bestThr) {
 			ri = append(ri, i)
+		} else {
+			li = append(li, i)
 		}
 	}
 	if len(li) == 0 || len(ri) == 0 {
 		return leaf
 	}
-	return &Tree{Feat: names[bestF], Thr: bestThr,
+	return &Tree{Feat: names[bestF], Thr: bestThr, idx: bestF,
 		Left: growTree(names, X, g, h, li, depth-1, o), Right: growTree(names, X, g, h, ri, depth-1, o)}
 }
 

@@ -8,6 +8,13 @@
 // DIRs (default: testdata/sites testdata/corpus, and ../shared/fixtures/sites
 // and ../shared/fixtures/real when present) hold one folder per site with
 // its expected.json.
+//
+// For experiments, -quickcv prints each ranker's held-out top-1 on seeds
+// 1-3 in about a minute (a close approximation of `brandpack eval --cv`);
+// -l2, -drop FEAT,…, -only DEC,… and -trees DEC:ROUNDS[:DEPTH[:MINLEAF]]
+// (replacing the default fit's trees; DEC:0 for none) vary the fit.
+// -explain HOST -dec DEC prints one site's candidates under the
+// committed model.
 package main
 
 import (
@@ -32,6 +39,9 @@ func main() {
 	l2 := flag.Float64("l2", judge.DefaultFit.L2, "with -quickcv: the L2 penalty")
 	trees := flag.String("trees", "", "with -quickcv: DEC:ROUNDS:DEPTH:MINLEAF,… boosted trees instead of the default fit's (DEC:0 for none)")
 	only := flag.String("only", "", "with -quickcv: decisions to measure (comma-separated; all when empty)")
+	madeUp := flag.Float64("madeup", judge.DefaultFit.MadeUp, "with -quickcv: a made-up site's weight in the fit")
+	seeds := flag.String("seeds", "1,2,3", "with -quickcv: the fold seeds")
+	verbose := flag.Bool("v", false, "with -quickcv: list the held-out misses")
 	drop := flag.String("drop", "", "with -quickcv: comma-separated features to leave out")
 	flag.Parse()
 	dirs := flag.Args()
@@ -60,13 +70,21 @@ func main() {
 	}
 	if *quick {
 		o := judge.DefaultFit
-		o.L2 = *l2
+		o.L2, o.MadeUp = *l2, *madeUp
 		if *trees != "" {
 			if o.Trees, err = parseTrees(*trees); err != nil {
 				fail(err)
 			}
 		}
-		quickCV(os.Stdout, labelled, 5, []int64{1, 2, 3}, o, strings.Split(*drop, ","), *only)
+		var ss []int64
+		for _, f := range strings.Split(*seeds, ",") {
+			n, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				fail(fmt.Errorf("-seeds: %w", err))
+			}
+			ss = append(ss, n)
+		}
+		quickCV(os.Stdout, labelled, 5, ss, o, strings.Split(*drop, ","), *only, *verbose)
 		return
 	}
 	m := extract.Train(labelled, judge.DefaultFit)
@@ -131,6 +149,9 @@ func parseTrees(s string) (map[string]judge.TreeOptions, error) {
 				}
 				*dst = n
 			}
+		}
+		if _, ok := judge.FeatureNames[p[0]]; !ok || len(p) < 2 {
+			return nil, fmt.Errorf("-trees %q: want DEC:ROUNDS[:DEPTH[:MINLEAF]] with DEC one of %v", item, judge.Decisions)
 		}
 		if o.Rounds > 0 {
 			out[p[0]] = o

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand"
 	"slices"
 	"strings"
 
@@ -20,9 +19,9 @@ import (
 // folds), and each fold's groups are scored by a fit on the made-up sites
 // and the other folds. A group counts as right when its best-scored
 // candidate is a right answer. drop names features zeroed before fitting.
-func quickCV(w io.Writer, sites []extract.LabelledSite, k int, seeds []int64, o judge.FitOptions, drop []string, only string) {
+func quickCV(w io.Writer, sites []extract.LabelledSite, k int, seeds []int64, o judge.FitOptions, drop []string, only string, verbose bool) {
 	type site struct {
-		real   bool
+		host   string
 		groups map[string]judge.Group
 	}
 	var real, madeUp []site
@@ -41,25 +40,28 @@ func quickCV(w io.Writer, sites []extract.LabelledSite, k int, seeds []int64, o 
 			}
 			g[dec] = gr
 		}
+		if !s.Real {
+			for dec, gr := range g {
+				gr.W = o.MadeUp
+				g[dec] = gr
+			}
+		}
 		if s.Real {
-			real = append(real, site{true, g})
+			real = append(real, site{s.Host, g})
 		} else {
-			madeUp = append(madeUp, site{false, g})
+			madeUp = append(madeUp, site{s.Host, g})
 		}
 	}
 	decs := []string{judge.DecPrimary, judge.DecLogo, judge.DecBrand, judge.DecFont}
 	for _, seed := range seeds {
-		perm := rand.New(rand.NewSource(seed)).Perm(len(real))
-		fold := make([]int, len(real))
-		for pos, i := range perm {
-			fold[i] = pos % k
-		}
+		fold := extract.Folds(len(real), k, seed)
 		fmt.Fprintf(w, "seed %d:", seed)
 		for _, dec := range decs {
 			if only != "" && !slices.Contains(strings.Split(only, ","), dec) {
 				continue
 			}
 			right := 0
+			var misses []string
 			for f := range k {
 				var train []judge.Group
 				for _, s := range madeUp {
@@ -83,12 +85,20 @@ func quickCV(w io.Writer, sites []extract.LabelledSite, k int, seeds []int64, o 
 					wt.Trees = map[string]*judge.Forest{dec: judge.FitTrees(names, train, func(x []float64) float64 { return wt.Linear(dec, x) }, to)}
 				}
 				for i, s := range real {
-					if fold[i] == f && topRight(s.groups[dec], wt, dec) {
+					if fold[i] != f {
+						continue
+					}
+					if topRight(s.groups[dec], wt, dec) {
 						right++
+					} else if verbose {
+						misses = append(misses, dec+" "+s.host)
 					}
 				}
 			}
 			fmt.Fprintf(w, " %s %d/%d", dec, right, len(real))
+			if verbose {
+				fmt.Fprintf(w, "\n  misses: %s\n", strings.Join(misses, ", "))
+			}
 		}
 		fmt.Fprintln(w)
 	}
