@@ -579,19 +579,23 @@
     c.title = clip(t ? t.textContent : '', 200);
     c.alt = clip(attr(svg, 'aria-label'), 200);
     // An <svg> that only frames one <image href="logo.svg"> (no shapes of
-    // its own, the whole image inside the frame: not a crop of a sprite
-    // sheet) shows that file: it is a candidate like an <img> of it, so the
-    // pack carries the file rather than a wrapper around a link. A data:
-    // URL stays an inline candidate, as it was.
+    // its own; the whole image inside the frame, untransformed and not
+    // sliced: not a crop of a sprite sheet) shows that file: it is a
+    // candidate like an <img> of it, so the pack carries the file rather
+    // than a wrapper around a link. A data: URL stays in the inline
+    // candidate's markup.
     const drawn = (sel) => Array.from(svg.querySelectorAll(sel)).filter((s) => !s.closest('defs,clipPath,mask,pattern,symbol,marker'));
     const images = drawn('image');
     const href = images.length === 1 ? (attr(images[0], 'href') || attr(images[0], 'xlink:href')) : '';
     if (href && !/^data:/i.test(href) && !drawn('path,circle,rect,ellipse,polygon,polyline,line,text,use,foreignObject').length) {
-      const ib = images[0].getBBox();
+      const im = images[0];
+      let moved = /slice/i.test(attr(im, 'preserveAspectRatio'));
+      for (let e = im; e && e !== svg; e = e.parentElement) moved = moved || !!attr(e, 'transform');
+      const ib = im.getBBox();
       const vb = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width > 0 ? svg.viewBox.baseVal : { x: 0, y: 0, width: b.w, height: b.h };
       const inside = ib.x >= vb.x - 1 && ib.y >= vb.y - 1 && ib.x + ib.width <= vb.x + vb.width + 1 && ib.y + ib.height <= vb.y + vb.height + 1;
       const file = abs(href);
-      if (inside && file) {
+      if (inside && !moved && file) {
         c.kind = 'img';
         c.src = file;
         out.logos.push(c);

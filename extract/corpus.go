@@ -121,7 +121,7 @@ func labelOf(s LabelledSite, dec string, c judge.Cand) bool {
 // fit is byte-for-byte reproducible in JSON.
 func Train(sites []LabelledSite, o judge.FitOptions) *judge.Model {
 	m := judge.HandModel()
-	info := &judge.FitInfo{L2: o.L2, Iters: o.Iters, Sites: len(sites), Groups: map[string]int{}}
+	info := &judge.FitInfo{L2: o.L2, Iters: o.Iters, Sites: len(sites), Groups: map[string]int{}, MadeUp: o.MadeUp}
 	fit := func(decs ...string) {
 		byDec := map[string][]judge.Group{}
 		for _, s := range sites {

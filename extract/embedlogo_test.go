@@ -36,7 +36,9 @@ func addEmbedHosts(e *testEnv) {
 <main><h1>Stoneware fired in a wood kiln</h1><p>Mugs, bowls and jugs, glazed by hand and fired for three days.</p>
 <svg id="badge" viewBox="0 0 40 40" width="40" height="40"><image width="40" height="40" href="/img/badge.svg"/><path d="M0 36h40v4H0z" fill="#2E7D5B"/></svg>
 <svg id="pattern" viewBox="0 0 40 40" width="40" height="40"><defs><pattern id="p" width="8" height="8" patternUnits="userSpaceOnUse"><image width="8" height="8" href="/img/tile.svg"/></pattern></defs></svg>
-<svg id="sprite" viewBox="0 0 16 16" width="32" height="32"><image x="-16" width="64" height="16" href="/img/sprite.svg"/></svg></main>
+<svg id="sprite" viewBox="0 0 16 16" width="32" height="32"><image x="-16" width="64" height="16" href="/img/sprite.svg"/></svg>
+<svg id="shifted" viewBox="0 0 16 16" width="32" height="32"><g transform="scale(4) translate(-2 0)"><image width="16" height="4" href="/img/strip.svg"/></g></svg>
+<svg id="inlined" viewBox="0 0 16 16" width="32" height="32"><image width="16" height="16" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='16' height='16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%232E7D5B'/%3E%3C/svg%3E"/></svg></main>
 <footer><a href="https://example.net/kiln"><svg viewBox="0 0 16 16" width="16" height="16"><image width="16" height="16" href="/img/social.svg"/></svg></a></footer></body></html>`)
 		case "/img/kiln-mark.svg":
 			w.Header().Set("Content-Type", "image/svg+xml")
@@ -160,23 +162,28 @@ func TestSVGFramedImageLogo(t *testing.T) {
 		t.Errorf("framed footer icon candidate %+v", c)
 	}
 	// Not frames: an image with a shape drawn over it, an image only in a
-	// pattern's definition, a crop of a sprite sheet. None is a file
-	// candidate; the first and last stay inline candidates.
-	for _, f := range []string{"/img/badge.svg", "/img/tile.svg", "/img/sprite.svg"} {
+	// pattern's definition, a crop of a sprite sheet (by position or by a
+	// transform), a data: URL. None is a file candidate; all but the
+	// pattern stay inline candidates.
+	for _, f := range []string{"/img/badge.svg", "/img/tile.svg", "/img/sprite.svg", "/img/strip.svg"} {
 		if c := cand(f); c != nil {
 			t.Errorf("a file candidate for %s: %+v", f, c)
 		}
 	}
 	inline := 0
 	for _, c := range sig.Logos {
-		if c.Kind == "svg" && (strings.Contains(c.Markup, "/img/badge.svg") || strings.Contains(c.Markup, "/img/sprite.svg")) {
+		if c.Kind == "svg" && (strings.Contains(c.Markup, "/img/badge.svg") || strings.Contains(c.Markup, "/img/sprite.svg") ||
+			strings.Contains(c.Markup, "/img/strip.svg") || strings.Contains(c.Markup, "data:image/svg+xml")) {
 			inline++
+		}
+		if strings.HasPrefix(c.Src, "data:") {
+			t.Errorf("a file candidate for a data: URL: %+v", c)
 		}
 		if c.Kind == "svg" && strings.Contains(c.Markup, "kiln-mark.svg") {
 			t.Errorf("an inline candidate for the frame: %+v", c)
 		}
 	}
-	if inline != 2 {
-		t.Errorf("%d inline candidates for the badge and the sprite crop, want 2", inline)
+	if inline != 4 {
+		t.Errorf("%d inline candidates for the badge, the two sprite crops and the data: URL, want 4", inline)
 	}
 }

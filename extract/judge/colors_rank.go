@@ -44,6 +44,7 @@ var colorFeatures = []string{
 	"is_text",       // the page's text colour itself (a black-and-white brand's ink)
 	"link_only",     // seen only as a link colour: a theme's link colour more often than the brand's
 	"topmost",       // the first chromatic colour down the page (1/k when k share its top)
+	"is_bg",         // the page's own background (a candidate only when chromatic)
 }
 
 var browserLinks = func() []colour.RGBA {
@@ -81,6 +82,18 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 	for _, e := range all {
 		bestEff = math.Max(bestEff, e.eff())
 	}
+	// A page painted in its brand colour (a game's board, an event's
+	// full-page colour): a chromatic page background is a candidate too,
+	// marked is_bg, after the others' shares and tops are counted.
+	var bg *colorEv
+	if l, a, b := p.bg.Colorful().Lab(); math.Hypot(a, b)*100 >= 15 {
+		if bg = p.ev[p.bg.Hex()]; bg == nil {
+			bg = &colorEv{hex: p.bg.Hex(), c: p.bg, l: l * 100, ch: math.Hypot(a, b) * 100}
+		}
+		if !slices.Contains(all, bg) {
+			all = append(all, bg)
+		}
+	}
 	cands := make([]Cand, 0, len(all))
 	for _, e := range all {
 		kv := map[string]float64{
@@ -113,8 +126,9 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 			"link_only":     b2f(len(e.src) == 1 && e.src["link"] > 0),
 		}
 		if bestEff > 0 {
-			kv["rel_eff"] = math.Max(0, e.eff()) / bestEff
+			kv["rel_eff"] = math.Min(1, math.Max(0, e.eff())/bestEff)
 		}
+		kv["is_bg"] = b2f(e == bg)
 		for _, b := range browserLinks {
 			if colour.DeltaE(e.c, b) < 2 {
 				kv["browser_link"] = 1

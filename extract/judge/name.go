@@ -23,9 +23,11 @@ var (
 	// "Version 2.4", "15.20", "10 (10.1.60)") and generic words
 	// (Documentation, Docs, Manual, Home Page …) at either end.
 	versionNoise = regexp.MustCompile(`(?i)\b\d+\s*\(\s*\d[\d.]*\s*\)|(\b(version|release|rev\.?|v)\s*)?\bv?\d+(\.\d+)+[a-z0-9.+~-]*\b|\(\s*\d[\d.]*\s*\)|\b(version|release)\s+\d+\b`)
-	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|quick ?start|tutorial|user'?s? guide|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
-	// An edition's year at the end: "Frobconf 2016" is the 2016 edition of
-	// Frobconf (an event's labels accept both; the brand is the series).
+	genericTail  = regexp.MustCompile(`(?i)(\s+|^)(documentation|docs|documents|manual|reference|overview|introduction|getting started|quick[ -]?start|tutorial|user(['’]?s)? guide|home ?page|home|website|web site|official (web)?site|site|online|index|start page)$`)
+	// An edition's year at the end of a title part: "Frobconf 2016" is the
+	// 2016 edition of Frobconf (an event's labels accept both; the brand is
+	// the series). Only in titles (titleParts), and never when the domain
+	// label carries the number (studio1984.com's "Studio 1984").
 	editionYear = regexp.MustCompile(`\s+(19[89]\d|20[0-4]\d)$`)
 	// A major version written "v3" at the end ("Frobnitz v3 Documentation").
 	shortVersion = regexp.MustCompile(`(\s+|^)v\d+$`)
@@ -145,7 +147,6 @@ func stripNameNoise(s string) string {
 		t = cleanName(releaseTag.ReplaceAllString(t, " "))
 		t = cleanName(emptyParens.ReplaceAllString(t, " "))
 		t = cleanName(shortVersion.ReplaceAllString(t, ""))
-		t = cleanName(editionYear.ReplaceAllString(t, ""))
 		t = cleanName(genericTail.ReplaceAllString(t, ""))
 		t = cleanName(genericHead.ReplaceAllString(t, ""))
 		if bareNumber.MatchString(t) {
@@ -238,6 +239,22 @@ type brandPart struct {
 	agree       int
 }
 
+// titleParts is splitTitle for one name source: a title's or og:title's
+// parts also lose an edition year at the end (editionYear), unless the
+// domain label carries that number.
+func titleParts(src nameSource, label string) []string {
+	parts := splitTitle(src.text)
+	if src.kind != "title" && src.kind != "ogtitle" {
+		return parts
+	}
+	for i, p := range parts {
+		if m := editionYear.FindStringSubmatch(p); m != nil && !strings.Contains(label, m[1]) {
+			parts[i] = cleanName(p[:len(p)-len(m[0])])
+		}
+	}
+	return parts
+}
+
 // brandParts lists the usable parts of every source with the hand rules'
 // score, and whether any part resembles the domain label.
 func brandParts(label string, sources []nameSource) ([]brandPart, bool) {
@@ -248,7 +265,7 @@ func brandParts(label string, sources []nameSource) ([]brandPart, bool) {
 	agree := map[string]int{}
 	for _, src := range sources {
 		seen := map[string]bool{}
-		for _, part := range splitTitle(src.text) {
+		for _, part := range titleParts(src, label) {
 			if n := normName(part); n != "" && !seen[n] {
 				seen[n] = true
 				agree[n]++
@@ -257,7 +274,7 @@ func brandParts(label string, sources []nameSource) ([]brandPart, bool) {
 	}
 	var out []brandPart
 	for _, src := range sources {
-		parts := splitTitle(src.text)
+		parts := titleParts(src, label)
 		split := len(titleSeparators.Split(src.text, -1)) > 1 // before noise parts were dropped
 		for i, part := range parts {
 			words := len(strings.Fields(part))

@@ -81,15 +81,39 @@ func TestStripNameNoise(t *testing.T) {
 		"Kilnworth (Main Street)":             "Kilnworth (Main Street)",
 		"Vexfold V8":                          "Vexfold V8",
 		"The Otter API":                       "The Otter API",
-		"Wrenfield Unconference 2016":         "Wrenfield Unconference",
-		"Wrenfield 2016 Documentation":        "Wrenfield",
-		"Route 66":                            "Route 66",
+		"Wrenfield Unconference 2016":         "Wrenfield Unconference 2016", // a title's edition year: titleParts
 		"Tallowmere Quickstart":               "Tallowmere",
+		"Tallowmere Quick-Start":              "Tallowmere",
 		"Tarnwick User Guide":                 "Tarnwick",
+		"Tarnwick User’s Guide":               "Tarnwick",
+		"Tarnwick User's Guide":               "Tarnwick",
 	}
 	for in, want := range cases {
 		if got := stripNameNoise(in); got != want {
 			t.Errorf("stripNameNoise(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestEditionYear: a title's edition year is noise, any other source's
+// year is part of the name, and so is a year the domain label carries.
+func TestEditionYear(t *testing.T) {
+	cases := []struct {
+		kind, text, label string
+		want              []string
+	}{
+		{"title", "Wrenfield Unconference 2016 | Vancouver", "wrenfield", []string{"Wrenfield Unconference", "Vancouver"}},
+		{"ogtitle", "Tarnconf 1979", "tarnconf", []string{"Tarnconf 1979"}},
+		{"ogtitle", "Tarnconf 1980", "tarnconf", []string{"Tarnconf"}},
+		{"title", "Tarnconf 2049", "tarnconf", []string{"Tarnconf"}},
+		{"title", "Tarnconf 2050", "tarnconf", []string{"Tarnconf 2050"}},
+		{"title", "Tarnconf2016", "tarnconf", []string{"Tarnconf2016"}},
+		{"og", "Fantastic 2049", "fantastic", []string{"Fantastic 2049"}},
+		{"title", "Studio 1984", "studio1984", []string{"Studio 1984"}},
+	}
+	for _, c := range cases {
+		if got := titleParts(nameSource{text: c.text, kind: c.kind}, c.label); !slices.Equal(got, c.want) {
+			t.Errorf("titleParts(%s %q, %s) = %q, want %q", c.kind, c.text, c.label, got, c.want)
 		}
 	}
 }

@@ -55,6 +55,8 @@ type FitInfo struct {
 	Groups map[string]int `json:"groups"` // labelled candidate sets per decision
 	// Trees: decision → the boosted fit's settings (only decisions with trees).
 	Trees map[string]TreeOptions `json:"trees,omitempty"`
+	// MadeUp: a made-up site's weight in the fit (FitOptions.MadeUp).
+	MadeUp float64 `json:"made_up,omitempty"`
 }
 
 //go:embed model.json

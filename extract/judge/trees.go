@@ -56,7 +56,9 @@ func (t *Tree) eval(x []float64) float64 {
 	return t.Val
 }
 
-// Eval is the forest's contribution to a candidate's score.
+// Eval is the forest's contribution to a candidate's score. A forest read
+// from JSON must be bound first (Resolve; DefaultModel does it); one from
+// FitTrees already is.
 func (f *Forest) Eval(x []float64) float64 {
 	if f == nil {
 		return 0

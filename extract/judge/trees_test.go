@@ -150,10 +150,13 @@ func TestGroupWeights(t *testing.T) {
 	if a, b := f.Eval([]float64{1, 0}), f.Eval([]float64{0, 1}); b <= a {
 		t.Fatalf("trees score a %v, b %v: the groups weighing 3 should win", a, b)
 	}
-	for i := range gs {
-		gs[i].W = 0 // every group 1: a tie, no preference
+	// Weight 0 counts as 1: ten groups each way at 0 and at 1 tie.
+	var even []Group
+	for range 10 {
+		even = append(even, prefer(0, 0), prefer(1, 1))
 	}
-	if w := Fit(2, gs, DefaultFit); math.Abs(w[0]-w[1]) > 1e-9 {
-		t.Fatalf("unweighted weights %v, want equal", w)
+	w = Fit(2, even, DefaultFit)
+	if math.IsNaN(w[0]) || math.IsNaN(w[1]) || math.Abs(w[0]-w[1]) > 1e-9 {
+		t.Fatalf("weights %v for groups weighing 0 and 1, want a tie", w)
 	}
 }

@@ -11,7 +11,8 @@
 //
 // For experiments, -quickcv prints each ranker's held-out top-1 on seeds
 // 1-3 in about a minute (a close approximation of `brandpack eval --cv`);
-// -l2, -drop FEAT,…, -only DEC,… and -trees DEC:ROUNDS[:DEPTH[:MINLEAF]]
+// -l2, -madeup W, -drop FEAT,…, -only DEC,…, -seeds N,… and
+// -trees DEC:ROUNDS[:DEPTH[:MINLEAF]]
 // (replacing the default fit's trees; DEC:0 for none) vary the fit.
 // -explain HOST -dec DEC prints one site's candidates under the
 // committed model.
@@ -39,7 +40,7 @@ func main() {
 	l2 := flag.Float64("l2", judge.DefaultFit.L2, "with -quickcv: the L2 penalty")
 	trees := flag.String("trees", "", "with -quickcv: DEC:ROUNDS:DEPTH:MINLEAF,… boosted trees instead of the default fit's (DEC:0 for none)")
 	only := flag.String("only", "", "with -quickcv: decisions to measure (comma-separated; all when empty)")
-	madeUp := flag.Float64("madeup", judge.DefaultFit.MadeUp, "with -quickcv: a made-up site's weight in the fit")
+	madeUp := flag.Float64("madeup", judge.DefaultFit.MadeUp, "with -quickcv: a made-up site's weight in the fit (0 or less counts as 1)")
 	seeds := flag.String("seeds", "1,2,3", "with -quickcv: the fold seeds")
 	verbose := flag.Bool("v", false, "with -quickcv: list the held-out misses")
 	drop := flag.String("drop", "", "with -quickcv: comma-separated features to leave out")
