@@ -590,7 +590,7 @@
     if (href && !/^data:/i.test(href) && !drawn('path,circle,rect,ellipse,polygon,polyline,line,text,use,foreignObject').length) {
       const im = images[0];
       let moved = /slice/i.test(attr(im, 'preserveAspectRatio'));
-      for (let e = im; e && e !== svg; e = e.parentElement) moved = moved || !!attr(e, 'transform');
+      for (let e = im; e && e !== svg; e = e.parentElement) moved = moved || !!attr(e, 'transform') || getComputedStyle(e).transform !== 'none';
       const ib = im.getBBox();
       const vb = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width > 0 ? svg.viewBox.baseVal : { x: 0, y: 0, width: b.w, height: b.h };
       const inside = ib.x >= vb.x - 1 && ib.y >= vb.y - 1 && ib.x + ib.width <= vb.x + vb.width + 1 && ib.y + ib.height <= vb.y + vb.height + 1;

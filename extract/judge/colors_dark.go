@@ -24,7 +24,9 @@ const minDarkShift = 10
 //     the most legible of black and white on it, and the light brand colours
 //     (evidence fallback);
 //   - otherwise none.
-func chooseDark(sig *Signals, light app.ColorRoles) *app.DarkColors {
+//
+// j's model ranks the dark primary as it ranked the light one.
+func chooseDark(sig *Signals, light app.ColorRoles, j *jctx) *app.DarkColors {
 	lightBG, _ := colour.ParseColor(light.Background)
 	if d := sig.Dark; d != nil {
 		ds := *sig
@@ -35,7 +37,9 @@ func chooseDark(sig *Signals, light app.ColorRoles) *app.DarkColors {
 		for _, t := range darkThemeColors(sig) {
 			ds.Meta.ThemeColor = append(ds.Meta.ThemeColor, ThemeColor{C: t})
 		}
-		c := chooseColors(&ds, nil, nil)
+		// The light page's model, without recording and without the
+		// background as a primary candidate (jctx.dark).
+		c := chooseColorsWith(&ds, nil, nil, &jctx{m: j.model(), dark: true})
 		bg, _ := colour.ParseColor(c.Background)
 		// A scheme, not a darkened box: the copy must stay readable on it.
 		if colour.DeltaE(bg, lightBG) >= minDarkShift && luminance(bg) < luminance(lightBG) &&

@@ -17,7 +17,7 @@ func darkTestSignals() *Signals {
 func TestChooseDark(t *testing.T) {
 	sig := darkTestSignals()
 	light := chooseColors(sig, nil, nil)
-	if d := chooseDark(sig, light); d != nil {
+	if d := chooseDark(sig, light, nil); d != nil {
 		t.Fatalf("no dark signals, no dark theme-color: %+v", d)
 	}
 
@@ -25,7 +25,7 @@ func TestChooseDark(t *testing.T) {
 	sig.Dark = &DarkSignals{How: "toggle", Toggle: &DarkToggle{On: "html", Attr: "data-theme", Value: "dark"},
 		Body:   ElementStyle{BG: "rgb(18, 18, 20)", Color: "rgb(235, 235, 235)"},
 		Colors: []ColorObs{{C: "rgb(240, 110, 130)", Role: "cta-bg", W: 3, N: 4}, {C: "rgb(235, 235, 235)", Role: "text", W: 3000, N: 40}}}
-	d := chooseDark(sig, light)
+	d := chooseDark(sig, light, nil)
 	if d == nil || d.Background != "#121214" || d.Text != "#EBEBEB" || d.Primary != "#F06E82" ||
 		d.Source != "attribute" || d.Selector != `html[data-theme="dark"]` {
 		t.Fatalf("toggle dark %+v", d)
@@ -38,28 +38,28 @@ func TestChooseDark(t *testing.T) {
 	// darkened a box, not a scheme): no dark palette.
 	sig.Dark.Body.Color = sig.Body.Color
 	sig.Dark.Colors = sig.Colors
-	if d := chooseDark(sig, light); d != nil {
+	if d := chooseDark(sig, light, nil); d != nil {
 		t.Errorf("dark background with dark text gave %+v", d)
 	}
 
 	// The same colours as the light page (a toggle that changed a border
 	// only): no dark palette.
 	sig.Dark.Body = sig.Body
-	if d := chooseDark(sig, light); d != nil {
+	if d := chooseDark(sig, light, nil); d != nil {
 		t.Errorf("unchanged background gave dark %+v", d)
 	}
 
 	// Only <meta name="theme-color" media="(prefers-color-scheme: dark)">.
 	sig.Dark = nil
 	sig.Meta.ThemeColor = append(sig.Meta.ThemeColor, ThemeColor{C: "rgb(16, 24, 32)", Media: "(prefers-color-scheme: dark)"})
-	d = chooseDark(sig, light)
+	d = chooseDark(sig, light, nil)
 	if d == nil || d.Source != "theme-color" || d.Background != "#101820" || d.Text != "#FFFFFF" || d.Primary != light.Primary ||
 		d.Evidence.Primary.Source != "fallback" || d.Evidence.Background.Source != "theme-color" {
 		t.Fatalf("theme-color dark %+v", d)
 	}
 	// A light colour under a dark media query is no dark background.
 	sig.Meta.ThemeColor[1].C = "rgb(240, 240, 240)"
-	if d := chooseDark(sig, light); d != nil {
+	if d := chooseDark(sig, light, nil); d != nil {
 		t.Errorf("light theme-color gave dark %+v", d)
 	}
 }

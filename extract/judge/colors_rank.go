@@ -7,8 +7,9 @@ import (
 	"github.com/brandpack/brandpack/extract/colour"
 )
 
-// colorFeatures describe one primary-colour candidate (every colour with
-// evidence that is neither the page background nor its text colour).
+// colorFeatures describe one primary-colour candidate: every colour with
+// evidence that is neither the page background nor its text colour, the
+// text colour, and a coloured page background (colorCands).
 var colorFeatures = []string{
 	"hand",          // 1 for the hand rules' primary
 	"log_eff",       // log(1 + the hand rules' effective score)
@@ -56,16 +57,22 @@ var browserLinks = func() []colour.RGBA {
 	return out
 }()
 
-// colorCands lists the primary candidates with their features.
-func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA) ([]*colorEv, []Cand) {
+// evOf is c's evidence, or an empty record of it when the page gives none.
+func (p *palette) evOf(c colour.RGBA) *colorEv {
+	if e := p.ev[c.Hex()]; e != nil {
+		return e
+	}
+	l, a, b := c.Colorful().Lab()
+	return &colorEv{hex: c.Hex(), c: c, l: l * 100, ch: math.Hypot(a, b) * 100}
+}
+
+// colorCands lists the primary candidates with their features (bgCand:
+// the page background may be one).
+func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA, bgCand bool) ([]*colorEv, []Cand) {
 	all := append(append([]*colorEv{}, brand...), neutral...)
 	// The text colour is no candidate of the rules (it is the ink, not a
 	// brand colour), but a black-and-white brand's primary is its ink.
-	ink := p.ev[p.text.Hex()]
-	if ink == nil {
-		l, a, b := p.text.Colorful().Lab()
-		ink = &colorEv{hex: p.text.Hex(), c: p.text, l: l * 100, ch: math.Hypot(a, b) * 100}
-	}
+	ink := p.evOf(p.text)
 	if !slices.Contains(all, ink) {
 		all = append(all, ink)
 	}
@@ -83,15 +90,19 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 		bestEff = math.Max(bestEff, e.eff())
 	}
 	// A page painted in its brand colour (a game's board, an event's
-	// full-page colour): a chromatic page background is a candidate too,
-	// marked is_bg, after the others' shares and tops are counted.
+	// full-page colour): its background is a candidate too, marked is_bg,
+	// after the others' shares and tops are counted — when it is a colour
+	// (not neutral: no cream, pastel or near-black page) and on the light
+	// scheme only (the model learnt it on light pages; a dark scheme's
+	// navy is its ground, not its brand). Its evidence skips the rules'
+	// discounts, so its log_eff runs high; rel_eff is capped at 1.
 	var bg *colorEv
-	if l, a, b := p.bg.Colorful().Lab(); math.Hypot(a, b)*100 >= 15 {
-		if bg = p.ev[p.bg.Hex()]; bg == nil {
-			bg = &colorEv{hex: p.bg.Hex(), c: p.bg, l: l * 100, ch: math.Hypot(a, b) * 100}
-		}
-		if !slices.Contains(all, bg) {
-			all = append(all, bg)
+	if bgCand {
+		if e := p.evOf(p.bg); !e.neutral() && e.l <= 90 {
+			bg = e
+			if !slices.Contains(all, bg) {
+				all = append(all, bg)
+			}
 		}
 	}
 	cands := make([]Cand, 0, len(all))
@@ -178,7 +189,7 @@ func colorCands(p *palette, brand, neutral []*colorEv, hand *colorEv, logo []col
 
 // rankPrimary returns the fitted model's primary among every candidate.
 func rankPrimary(j *jctx, p *palette, brand, neutral []*colorEv, hand *colorEv, logo []colour.RGBA) *colorEv {
-	all, cands := colorCands(p, brand, neutral, hand, logo)
+	all, cands := colorCands(p, brand, neutral, hand, logo, j == nil || !j.dark)
 	j.record(DecPrimary, cands)
 	if len(all) == 0 || (hand != nil && hand.varHint == "primary" && !hand.neutral()) {
 		// A custom property named primary/brand that the page really

@@ -47,7 +47,7 @@ func JudgePlanned(domain string, sig *Signals, plan logoPlan) app.Pack {
 func judgePlanned(domain string, sig *Signals, plan logoPlan, j *jctx) app.Pack {
 	colors := app.Colors{ColorRoles: chooseColorsWith(sig, sig.Manifest, plan.fills, j)}
 	colors.Contrast = app.PackContrast(colors.ColorRoles)
-	colors.Dark = chooseDark(sig, colors.ColorRoles)
+	colors.Dark = chooseDark(sig, colors.ColorRoles, j)
 	icons, images := chooseMedia(sig)
 	brand := chooseBrandWith(sig, hostOf(sig.URL, domain), brandSources(sig, sig.Manifest, plan.names), j)
 	p := app.Pack{

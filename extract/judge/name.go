@@ -247,12 +247,17 @@ func titleParts(src nameSource, label string) []string {
 	if src.kind != "title" && src.kind != "ogtitle" {
 		return parts
 	}
-	for i, p := range parts {
+	out := parts[:0]
+	for _, p := range parts {
 		if m := editionYear.FindStringSubmatch(p); m != nil && !strings.Contains(label, m[1]) {
-			parts[i] = cleanName(p[:len(p)-len(m[0])])
+			// The rest may end in noise the year hid ("Frobnitz Docs 2016").
+			p = stripNameNoise(cleanName(p[:len(p)-len(m[0])]))
+		}
+		if p != "" {
+			out = append(out, p)
 		}
 	}
-	return parts
+	return out
 }
 
 // brandParts lists the usable parts of every source with the hand rules'

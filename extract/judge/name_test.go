@@ -110,6 +110,9 @@ func TestEditionYear(t *testing.T) {
 		{"title", "Tarnconf2016", "tarnconf", []string{"Tarnconf2016"}},
 		{"og", "Fantastic 2049", "fantastic", []string{"Fantastic 2049"}},
 		{"title", "Studio 1984", "studio1984", []string{"Studio 1984"}},
+		{"title", "Wrenfield Docs 2016", "wrenfield", []string{"Wrenfield"}},
+		{"title", "Wrenfield 2016 Documentation", "wrenfield", []string{"Wrenfield"}},
+		{"title", "Route 66", "route66", []string{"Route 66"}},
 	}
 	for _, c := range cases {
 		if got := titleParts(nameSource{text: c.text, kind: c.kind}, c.label); !slices.Equal(got, c.want) {

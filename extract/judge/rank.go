@@ -147,6 +147,9 @@ type Recorder func(dec string, cands []Cand)
 type jctx struct {
 	m   *Model
 	rec Recorder
+	// dark: the dark scheme's colours (colors_dark.go), judged by the
+	// light pages' model; its background is never a primary candidate.
+	dark bool
 }
 
 func (j *jctx) model() *Model {
