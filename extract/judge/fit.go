@@ -42,7 +42,7 @@ type FitOptions struct {
 // within two sites of it on every seed (docs/accuracy.md). A made-up
 // site's decisions weigh 2: the fixtures are requirements (every check
 // must pass), and at weight 1 the fit on 299 real sites ranked one
-// fixture's gold nav accent over its plum buttons, links and headings.
+// fixture's nav accent over the colour of its buttons, links and headings.
 var DefaultFit = FitOptions{L2: 0.1, Iters: 3000, Step: 0.5, MadeUp: 2,
 	Trees: map[string]TreeOptions{DecLogo: {Rounds: 50, Depth: 2, Rate: 0.1, MinLeaf: 20, Lambda: 1}}}
 

@@ -81,7 +81,7 @@ func TestStripNameNoise(t *testing.T) {
 		"Kilnworth (Main Street)":             "Kilnworth (Main Street)",
 		"Vexfold V8":                          "Vexfold V8",
 		"The Otter API":                       "The Otter API",
-		"Wrenfield Unconference 2016":         "Wrenfield Unconference 2016", // a title's edition year: titleParts
+		"Pellbrook Unconference 2016":         "Pellbrook Unconference 2016", // a title's edition year: titleParts
 		"Tallowmere Quickstart":               "Tallowmere",
 		"Tallowmere Quick-Start":              "Tallowmere",
 		"Tarnwick User Guide":                 "Tarnwick",
@@ -102,7 +102,7 @@ func TestEditionYear(t *testing.T) {
 		kind, text, label string
 		want              []string
 	}{
-		{"title", "Wrenfield Unconference 2016 | Vancouver", "wrenfield", []string{"Wrenfield Unconference", "Vancouver"}},
+		{"title", "Pellbrook Unconference 2016 | Vancouver", "pellbrook", []string{"Pellbrook Unconference", "Vancouver"}},
 		{"ogtitle", "Tarnconf 1979", "tarnconf", []string{"Tarnconf 1979"}},
 		{"ogtitle", "Tarnconf 1980", "tarnconf", []string{"Tarnconf"}},
 		{"title", "Tarnconf 2049", "tarnconf", []string{"Tarnconf"}},
@@ -110,8 +110,8 @@ func TestEditionYear(t *testing.T) {
 		{"title", "Tarnconf2016", "tarnconf", []string{"Tarnconf2016"}},
 		{"og", "Fantastic 2049", "fantastic", []string{"Fantastic 2049"}},
 		{"title", "Studio 1984", "studio1984", []string{"Studio 1984"}},
-		{"title", "Wrenfield Docs 2016", "wrenfield", []string{"Wrenfield"}},
-		{"title", "Wrenfield 2016 Documentation", "wrenfield", []string{"Wrenfield"}},
+		{"title", "Pellbrook Docs 2016", "pellbrook", []string{"Pellbrook"}},
+		{"title", "Pellbrook 2016 Documentation", "pellbrook", []string{"Pellbrook"}},
 		{"title", "Route 66", "route66", []string{"Route 66"}},
 	}
 	for _, c := range cases {
