@@ -46,6 +46,11 @@ type VoiceFeatureOptions struct {
 	// (with word boundaries), which catch shared roots across languages
 	// and inflections; 0 = none.
 	Chars float64 `json:"chars,omitempty"`
+	// Concepts is the weight of the block of concept words (voicedict.go:
+	// other languages' words mapped onto English ones, English words as
+	// they are), which lets what is learnt in one language carry over to
+	// the others; 0 = none.
+	Concepts float64 `json:"concepts,omitempty"`
 }
 
 // VoiceModel is the file format of voicemodel.json. Weights are stored as
@@ -163,15 +168,26 @@ func VoiceFeatures(copyText string, o VoiceFeatureOptions) []VoiceFeature {
 	var out []VoiceFeature
 	out = appendBlock(out, uni, 1)
 	out = appendBlock(out, bi, o.Bigrams)
+	var words []string
+	if o.Chars > 0 || o.Concepts > 0 {
+		words = voiceStems(copyText, 64)
+	}
 	if o.Chars > 0 {
 		grams := map[string]float64{}
-		for _, w := range voiceStems(copyText, 64) {
+		for _, w := range words {
 			r := []rune("_" + w + "_")
 			for i := 0; i+4 <= len(r); i++ {
 				grams["c:"+string(r[i:i+4])]++
 			}
 		}
 		out = appendBlock(out, grams, o.Chars)
+	}
+	if o.Concepts > 0 {
+		concepts := map[string]float64{}
+		for _, s := range conceptStems(words, o.StemLen) {
+			concepts["t:"+s]++
+		}
+		out = appendBlock(out, concepts, o.Concepts)
 	}
 	if o.Lexicon > 0 {
 		text := " " + strings.ToLower(strings.Join(strings.Fields(copyText), " ")) + " "
