@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,19 +13,20 @@ import (
 )
 
 // LoadVoiceData reads the voice classifier's training data from dir (the
-// project's is testdata/voice: judge.VoiceLabelledFile, VoiceTunerFile and
-// VoiceFixturesFile). The labelled real sites' copy is not in it: the
-// cross-validation takes it from the sites' recorded Signals.
+// project's is testdata/voice: judge.VoiceLabelledFile, VoiceTunerFile,
+// VoiceFixturesFile and, when present, VoiceAnnotationsFile). The labelled
+// real sites' copy is not in it: the cross-validation takes it from the
+// sites' recorded Signals.
 func LoadVoiceData(dir string) (judge.VoiceData, error) {
-	var files [3][]byte
-	for i, name := range []string{judge.VoiceLabelledFile, judge.VoiceTunerFile, judge.VoiceFixturesFile} {
+	var files [4][]byte
+	for i, name := range []string{judge.VoiceLabelledFile, judge.VoiceTunerFile, judge.VoiceFixturesFile, judge.VoiceAnnotationsFile} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
+		if err != nil && !(name == judge.VoiceAnnotationsFile && errors.Is(err, fs.ErrNotExist)) {
 			return judge.VoiceData{}, err
 		}
 		files[i] = b
 	}
-	return judge.ParseVoiceData(files[0], files[1], files[2])
+	return judge.ParseVoiceData(files[0], files[1], files[2], files[3])
 }
 
 // VoiceCV is what the cross-validation needs to refit the voice archetype

@@ -25,13 +25,24 @@ type VoiceSample struct {
 	Source    string   `json:"source"` // "written", "site:HOST", "debian:PACKAGE:PATH", "fixture:HOST", "corpus:HOST"
 	Text      string   `json:"text"`
 	Kind      string   `json:"kind"` // the tuner's set
+	// Votes are the annotators' readings of an independent-set sample,
+	// its labeller's first (ApplyAnnotations); Archetype is then their
+	// consensus and Original the labeller's own label. Empty for a
+	// sample only its labeller read.
+	Votes    []VoiceVote `json:"-"`
+	Original string      `json:"-"`
 }
+
 
 // The files of the voice data folder (testdata/voice).
 const (
 	VoiceLabelledFile = "labelled.json" // the independent set: trains, and is the held-out figure
 	VoiceTunerFile    = "samples.json"  // the lexicon tuner's set: training only
 	VoiceFixturesFile = "fixtures.json" // the project's fixture sites' copy: training only
+	// VoiceAnnotationsFile holds further annotators' blind readings of the
+	// independent set (VoiceVote), from which each sample's consensus
+	// label is taken; optional.
+	VoiceAnnotationsFile = "annotations.json"
 )
 
 // VoiceData is the voice classifier's training data: the independent set,
@@ -49,7 +60,7 @@ type VoiceData struct {
 // tuner's samples, which have no ids, are numbered tuner-001…. Corpus is
 // left empty: the labelled real sites' copy comes from their recorded
 // Signals (CorpusVoiceSample).
-func ParseVoiceData(labelled, tuner, fixtures []byte) (VoiceData, error) {
+func ParseVoiceData(labelled, tuner, fixtures, annotations []byte) (VoiceData, error) {
 	var d VoiceData
 	var fx []VoiceSample
 	for _, f := range []struct {
@@ -68,6 +79,15 @@ func ParseVoiceData(labelled, tuner, fixtures []byte) (VoiceData, error) {
 	for _, s := range slices.Concat(d.Labelled, d.Tuner) {
 		if !slices.Contains(ArchetypeOrder, s.Archetype) {
 			return VoiceData{}, fmt.Errorf("voice sample %q: unknown archetype %q", s.ID, s.Archetype)
+		}
+	}
+	if len(annotations) > 0 {
+		var votes []VoiceVote
+		if err := json.Unmarshal(annotations, &votes); err != nil {
+			return VoiceData{}, fmt.Errorf("%s: %w", VoiceAnnotationsFile, err)
+		}
+		if err := ApplyAnnotations(d.Labelled, votes); err != nil {
+			return VoiceData{}, err
 		}
 	}
 	return d, nil
@@ -129,6 +149,10 @@ type VoiceFitParams struct {
 	Iters   int     // accelerated gradient steps
 	Prune   float64 // features whose largest |weight| is below this are dropped from the model
 	Scale   float64 // weights are stored as round(Scale × weight)
+	// SoftVotes makes a sample with annotators' votes a target spread
+	// over the archetypes they chose (each vote an equal share) rather
+	// than its consensus alone.
+	SoftVotes bool
 }
 
 // DefaultVoiceFit are the settings of the shipped model (make train).
@@ -146,6 +170,7 @@ type voiceRow struct {
 	idx []int
 	val []float64
 	y   int
+	t   []float64 // a soft target (SoftVotes); nil: all on y
 }
 
 // FitVoice fits a model (temperature 1) to samples; it is deterministic
@@ -178,6 +203,12 @@ func FitVoice(samples []VoiceSample, p VoiceFitParams) *VoiceModel {
 		r := voiceRow{y: slices.Index(classes, s.Archetype)}
 		if r.y < 0 {
 			panic("unknown archetype " + s.Archetype + " in " + s.ID)
+		}
+		if p.SoftVotes && len(s.Votes) > 1 {
+			r.t = make([]float64, len(classes))
+			for _, v := range s.Votes {
+				r.t[slices.Index(classes, v.Archetype)] += 1 / float64(len(s.Votes))
+			}
 		}
 		for _, f := range feats[i] {
 			if j, ok := index[f.Name]; ok {
@@ -259,7 +290,13 @@ func voiceSoftmaxRegression(rows []voiceRow, nFeat, nClass int, lambda float64, 
 				}
 			}
 			softmaxInto(pr, z)
-			pr[r.y]--
+			if r.t == nil {
+				pr[r.y]--
+			} else {
+				for k, t := range r.t {
+					pr[k] -= t
+				}
+			}
 			for k := range gb {
 				gb[k] += pr[k] / n
 			}

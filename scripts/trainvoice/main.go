@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
@@ -51,11 +52,13 @@ func main() {
 	flag.Float64Var(&p.fit.Options.Bigrams, "bigrams", p.fit.Options.Bigrams, "bigram block weight")
 	flag.Float64Var(&p.fit.Options.Lexicon, "lexicon", p.fit.Options.Lexicon, "lexicon block weight")
 	flag.Float64Var(&p.fit.Options.Chars, "chars", p.fit.Options.Chars, "letter 4-gram block weight")
+	flag.Float64Var(&p.fit.Options.Concepts, "concepts", p.fit.Options.Concepts, "concept-word block weight (voicedict)")
 	flag.Float64Var(&p.fit.Prune, "prune", p.fit.Prune, "drop features whose largest |weight| is below this")
 	flag.Float64Var(&p.fit.Scale, "scale", p.fit.Scale, "weights are stored as round(scale × weight)")
 	flag.IntVar(&p.fit.MinDF, "mindf", p.fit.MinDF, "minimum document frequency")
 	flag.IntVar(&p.fit.Iters, "iters", p.fit.Iters, "gradient steps")
 	flag.BoolVar(&p.noTuner, "notuner", false, "leave the tuner's set out of the training data")
+	flag.BoolVar(&p.fit.SoftVotes, "soft", p.fit.SoftVotes, "annotated samples train on their votes spread (not the consensus alone)")
 	siteFolds := flag.Int("sitecv", 0, "with -cv: also cross-validate over the labelled real sites (testdata/corpus), N folds by site")
 	flag.Parse()
 	if *fixtures != "" {
@@ -110,13 +113,7 @@ func run(w io.Writer, p params, cvOnly bool, sites, signals, out string, siteFol
 // and the labelled real sites' copy (corpus: testdata/corpus labels with
 // the copy of their testdata/signals).
 func loadSets(root string) (indep, tuner, corpus []sample, err error) {
-	var files [3][]byte
-	for i, name := range []string{judge.VoiceLabelledFile, judge.VoiceTunerFile, judge.VoiceFixturesFile} {
-		if files[i], err = os.ReadFile(filepath.Join(root, voiceDir, name)); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	d, err := judge.ParseVoiceData(files[0], files[1], files[2])
+	d, err := extract.LoadVoiceData(filepath.Join(root, voiceDir))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -300,6 +297,7 @@ func (c cvResult) print(w io.Writer) {
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, all.row("ALL"))
+	printAgreement(w, c.preds)
 	var lex, sage tally
 	for _, pr := range c.preds {
 		lex.add(pr.s, onehot(judge.LexiconArchetype(pr.s.Text)))
