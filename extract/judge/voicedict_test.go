@@ -64,6 +64,7 @@ func TestConceptsShareWeights(t *testing.T) {
 	care := slices.Index(ArchetypeOrder, "Caregiver")
 	p := DefaultVoiceFit
 	p.Iters = 150
+	p.Options.Concepts = 0
 	without := FitVoice(ss, p).Probabilities(de)
 	p.Options.Concepts = 1
 	with := FitVoice(ss, p).Probabilities(de)

@@ -157,7 +157,7 @@ type VoiceFitParams struct {
 
 // DefaultVoiceFit are the settings of the shipped model (make train).
 var DefaultVoiceFit = VoiceFitParams{
-	Options: VoiceFeatureOptions{StemLen: 6, Bigrams: 0.6, Lexicon: 0.5, Chars: 2.5},
+	Options: VoiceFeatureOptions{StemLen: 6, Bigrams: 0.6, Lexicon: 0.5, Chars: 2.5, Concepts: 1.5},
 	Lambda:  1e-4,
 	MinDF:   3,
 	Iters:   400,

@@ -22,9 +22,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/brandpack/brandpack/extract"
 	"github.com/brandpack/brandpack/extract/judge"
@@ -173,24 +175,36 @@ type cvResult struct {
 }
 
 // crossValidate fits one model per fold on the other folds of the
-// independent set plus the whole tuner's set, and predicts the fold.
+// independent set plus the whole tuner's set, and predicts the fold. The
+// folds are fitted side by side (each fit is deterministic and its own, so
+// the result does not depend on the order they finish in).
 func crossValidate(indep, tuner []sample, p params) cvResult {
 	fold := foldOf(indep, folds)
-	var preds []prediction
+	perFold := make([][]prediction, folds)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	for f := range folds {
-		var tr, te []sample
-		for _, s := range indep {
-			if fold[s.ID] == f {
-				te = append(te, s)
-			} else {
-				tr = append(tr, s)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var tr, te []sample
+			for _, s := range indep {
+				if fold[s.ID] == f {
+					te = append(te, s)
+				} else {
+					tr = append(tr, s)
+				}
 			}
-		}
-		m := fit(slices.Concat(tr, tuner), p)
-		for _, s := range te {
-			preds = append(preds, prediction{s, m.Probabilities(s.Text)})
-		}
+			m := fit(slices.Concat(tr, tuner), p)
+			for _, s := range te {
+				perFold[f] = append(perFold[f], prediction{s, m.Probabilities(s.Text)})
+			}
+		}()
 	}
+	wg.Wait()
+	preds := slices.Concat(perFold...)
 	slices.SortFunc(preds, func(a, b prediction) int { return strings.Compare(a.s.ID, b.s.ID) })
 	return cvResult{preds: preds, temperature: fitTemperature(preds), params: p}
 }
@@ -281,14 +295,14 @@ func (c cvResult) print(w io.Writer) {
 		folds, labelledPath, len(c.preds), tunerPath)
 	fmt.Fprintf(w, "held out: label = the labelled archetype; accepted = it or one of its accept; top-2 = label among the two most probable\n\n")
 	head := fmt.Sprintf("%-14s %4s  %10s  %10s  %10s", "group", "n", "label", "accepted", "top-2")
-	byA, byL, bySrc := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
+	byA, byL, bySrc, byBatch := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
 	var all tally
 	for _, pr := range c.preds {
 		all.add(pr.s, pr.p)
 		for _, g := range []struct {
 			m   map[string]*tally
 			key string
-		}{{byA, pr.s.Archetype}, {byL, pr.s.Lang}, {bySrc, sourceKind(pr.s.Source)}} {
+		}{{byA, pr.s.Archetype}, {byL, pr.s.Lang}, {bySrc, sourceKind(pr.s.Source)}, {byBatch, batchOf(pr.s.ID)}} {
 			if g.m[g.key] == nil {
 				g.m[g.key] = &tally{}
 			}
@@ -318,6 +332,10 @@ func (c cvResult) print(w io.Writer) {
 	fmt.Fprintln(w, "\nby source")
 	for _, s := range sortedKeys(bySrc) {
 		fmt.Fprintln(w, bySrc[s].row(s))
+	}
+	fmt.Fprintln(w, "\nby batch (testdata/voice/README.md)")
+	for _, b := range sortedKeys(byBatch) {
+		fmt.Fprintln(w, byBatch[b].row(b))
 	}
 	// confusion: label → most common wrong answers
 	fmt.Fprintln(w, "\nconfusion (label: answers that are neither label nor accepted)")
@@ -369,6 +387,15 @@ func (c cvResult) print(w io.Writer) {
 			fmt.Fprintf(w, "%.1f–%-8.1f %4d  %9.2f  %9s\n", bins[i], min(bins[i+1], 1), n, conf/float64(n), pct(ok, n))
 		}
 	}
+}
+
+// batchOf is the batch of labelled.json a sample came in, from its id:
+// "b2-LANG-NNN" is batch 2, "b3-…" batch 3, "LANG-NNN" batch 1.
+func batchOf(id string) string {
+	if len(id) > 3 && id[0] == 'b' && id[2] == '-' && id[1] >= '2' && id[1] <= '9' {
+		return "batch " + id[1:2]
+	}
+	return "batch 1"
 }
 
 func sourceKind(src string) string {
