@@ -2,10 +2,11 @@ package extract
 
 import (
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -13,11 +14,34 @@ import (
 	"github.com/brandpack/brandpack/extract/judge"
 )
 
-// collectJS is evaluated once per extraction, after the page settled, and
-// once more in dark mode when the page has a dark scheme to switch to.
-//
-//go:embed collect.js
-var collectJS string
+// collectJS ("collect.js") is brandpack's one in-page evaluation, evaluated
+// once per extraction, after the page settled, and once more in dark mode
+// when the page has a dark scheme to switch to. It reads what the page
+// renders (computed styles, metadata, logo candidates, fonts, visible copy)
+// and returns it as one JSON string; all judgement happens in Go. It must
+// not navigate, fetch or mutate the page beyond a temporary probe. Its
+// source is the files of collect/ in collectParts' order: statements of one
+// function of opts, sharing its scope (the last one returns).
+var collectJS = joinCollectJS()
+
+//go:embed collect/*.js
+var collectFS embed.FS
+
+var collectParts = []string{"page.js", "meta.js", "colours.js", "logos.js"}
+
+func joinCollectJS() string {
+	var b strings.Builder
+	b.WriteString("(opts) => {\n  'use strict';\n")
+	for _, name := range collectParts {
+		src, err := collectFS.ReadFile("collect/" + name)
+		if err != nil {
+			panic("collect.js part missing from the binary: " + name) // embedded at build time; TestCollectParts
+		}
+		b.Write(src)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
 
 // collect runs collect.js in the page and decodes its result, then reads
 // the dark scheme's colours when the page hints at one (collectDark).

@@ -33,7 +33,6 @@ type VoiceSample struct {
 	Original string      `json:"-"`
 }
 
-
 // The files of the voice data folder (testdata/voice).
 const (
 	VoiceLabelledFile = "labelled.json" // the independent set: trains, and is the held-out figure
