@@ -113,11 +113,45 @@ func guessCopyLang(words []string) string {
 	return best
 }
 
+// listCopyLang guesses the language of copy too short for its function
+// words (a headline, a tagline): the language whose word list holds most of
+// its words (English: the lists' English side), at least three and more
+// than any other; "" otherwise.
+func listCopyLang(words []string) string {
+	n := map[string]int{}
+	for _, w := range words {
+		if conceptWords[w] {
+			n["en"]++
+		}
+		for lang, d := range voiceDict {
+			if _, ok := d[w]; ok {
+				n[lang]++
+			}
+		}
+	}
+	best, tie := "", false
+	for _, l := range []string{"en", "de", "fr", "es", "it", "pt"} { // a fixed order
+		switch {
+		case best == "" || n[l] > n[best]:
+			best, tie = l, false
+		case n[l] == n[best]:
+			tie = true
+		}
+	}
+	if best == "" || n[best] < 3 || tie {
+		return ""
+	}
+	return best
+}
+
 // conceptStems is the copy's concept words as stems (stemLen letters), in
 // the order the copy writes them: English words on the lists' English side
 // as they are, other languages' words through their list.
 func conceptStems(words []string, stemLen int) []string {
 	lang := guessCopyLang(words)
+	if lang == "" {
+		lang = listCopyLang(words)
+	}
 	if lang == "" {
 		return nil
 	}

@@ -26,6 +26,27 @@ func TestGuessCopyLang(t *testing.T) {
 	}
 }
 
+// TestListCopyLang: copy too short for function words gets the language
+// whose word list holds most of its words; too few or a tie gives none.
+func TestListCopyLang(t *testing.T) {
+	for text, want := range map[string]string{
+		"Einfach guter Käse. Ehrlich und natürlich gereift, frische Heumilch.": "de",
+		"Simply good cheese, honestly made.":                                   "en",
+		"Käse.":                                                                "",
+	} {
+		w := voiceStems(text, 64)
+		if guessCopyLang(w) != "" {
+			t.Fatalf("%q has enough function words: pick a shorter case", text)
+		}
+		if got := listCopyLang(w); got != want {
+			t.Errorf("listCopyLang(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if got := conceptStems(voiceStems("Einfach guter Käse. Ehrlich und natürlich gereift.", 64), 6); !slices.Contains(got, "honest") {
+		t.Errorf("short German copy's concepts %v lack honest (ehrlich)", got)
+	}
+}
+
 // TestConceptStems: a word of another language becomes the stem of its
 // English word through that language's list, an English word on the
 // lists' English side stays itself, and copy of no guessed language gives
