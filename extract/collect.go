@@ -21,7 +21,8 @@ import (
 // and returns it as one JSON string; all judgement happens in Go. It must
 // not navigate, fetch or mutate the page beyond a temporary probe. Its
 // source is the files of collect/ in collectParts' order: statements of one
-// function of opts, sharing its scope (the last one returns).
+// async function of opts, sharing its scope (the last one returns; rod
+// awaits the promise).
 var collectJS = joinCollectJS()
 
 //go:embed collect/*.js
@@ -31,7 +32,7 @@ var collectParts = []string{"page.js", "meta.js", "colours.js", "logos.js"}
 
 func joinCollectJS() string {
 	var b strings.Builder
-	b.WriteString("(opts) => {\n  'use strict';\n")
+	b.WriteString("async (opts) => {\n  'use strict';\n")
 	for _, name := range collectParts {
 		src, err := collectFS.ReadFile("collect/" + name)
 		if err != nil {

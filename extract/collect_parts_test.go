@@ -23,7 +23,7 @@ func TestCollectParts(t *testing.T) {
 	if !slices.Equal(files, want) {
 		t.Errorf("collect/ holds %v, collectParts lists %v", files, collectParts)
 	}
-	if !strings.HasPrefix(collectJS, "(opts) => {\n") || !strings.HasSuffix(collectJS, "  return JSON.stringify(out);\n}\n") {
+	if !strings.HasPrefix(collectJS, "async (opts) => {\n") || !strings.HasSuffix(collectJS, "  return JSON.stringify(out);\n}\n") {
 		t.Errorf("collect.js is not one function of opts returning its result: %.60q … %.60q", collectJS, collectJS[len(collectJS)-60:])
 	}
 }
